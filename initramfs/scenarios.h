@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The operations of the mount scenarios.  Which scenario does what lives
+ * here, with the guest; what each scenario must give in each phase lives
+ * in tests/spec.md alone.
+ */
+#ifndef SCENARIOS_H
+#define SCENARIOS_H
+
+/* Mount flags as the guest reports them, in this order. */
+enum {
+	F_RO = 1 << 0,
+	F_NOSUID = 1 << 1,
+	F_NODEV = 1 << 2,
+	F_NOEXEC = 1 << 3,
+};
+#define F_EXEC (F_NOSUID | F_NODEV | F_NOEXEC)
+#define F_ALL (F_RO | F_EXEC)
+
+enum op {
+	OP_MOUNT,		/* fresh mount(2) */
+	OP_FSMOUNT,		/* fsopen, fsconfig, fsmount, move_mount */
+	OP_REMOUNT,		/* fresh mount, then MS_REMOUNT */
+	OP_BIND_REMOUNT,	/* fresh mount, then MS_REMOUNT | MS_BIND */
+	OP_SETATTR,		/* fresh mount, then mount_setattr(2) */
+	OP_HOST_BIND_REMOUNT,	/* bind the host's mount, MS_REMOUNT|MS_BIND */
+	OP_HOST_CLONE_SETATTR,	/* open_tree(OPEN_TREE_CLONE), mount_setattr */
+};
+
+struct scenario {
+	const char *name;
+	const char *fs;		/* "proc" or "sysfs" */
+	int host;		/* F_* of the host's proc and sysfs mounts */
+	enum op op;
+	int flags;		/* F_* the operation asks for */
+	int sub;		/* change ops: act on a bind of a subdirectory */
+	int nest;		/* user namespaces to create: 0, 1 or 2 */
+	int repeat;		/* times to repeat a fresh mount (flood) */
+};
+
+#define HOST_STD F_EXEC
+
+static const struct scenario scenarios[] = {
+	/* Fresh mounts with each subset of the three flags. */
+	{ "mount_proc_all", "proc", HOST_STD, OP_MOUNT, F_EXEC, 0, 1, 1 },
+	{ "mount_proc_nodev_noexec", "proc", HOST_STD, OP_MOUNT, F_NODEV | F_NOEXEC, 0, 1, 1 },
+	{ "mount_proc_nosuid_noexec", "proc", HOST_STD, OP_MOUNT, F_NOSUID | F_NOEXEC, 0, 1, 1 },
+	{ "mount_proc_nosuid_nodev", "proc", HOST_STD, OP_MOUNT, F_NOSUID | F_NODEV, 0, 1, 1 },
+	{ "mount_proc_noexec", "proc", HOST_STD, OP_MOUNT, F_NOEXEC, 0, 1, 1 },
+	{ "mount_proc_nodev", "proc", HOST_STD, OP_MOUNT, F_NODEV, 0, 1, 1 },
+	{ "mount_proc_nosuid", "proc", HOST_STD, OP_MOUNT, F_NOSUID, 0, 1, 1 },
+	{ "mount_proc_none", "proc", HOST_STD, OP_MOUNT, 0, 0, 1, 1 },
+	{ "mount_sysfs_all", "sysfs", HOST_STD, OP_MOUNT, F_EXEC, 0, 1, 1 },
+	{ "mount_sysfs_nodev_noexec", "sysfs", HOST_STD, OP_MOUNT, F_NODEV | F_NOEXEC, 0, 1, 1 },
+	{ "mount_sysfs_nosuid_noexec", "sysfs", HOST_STD, OP_MOUNT, F_NOSUID | F_NOEXEC, 0, 1, 1 },
+	{ "mount_sysfs_nosuid_nodev", "sysfs", HOST_STD, OP_MOUNT, F_NOSUID | F_NODEV, 0, 1, 1 },
+	{ "mount_sysfs_noexec", "sysfs", HOST_STD, OP_MOUNT, F_NOEXEC, 0, 1, 1 },
+	{ "mount_sysfs_nodev", "sysfs", HOST_STD, OP_MOUNT, F_NODEV, 0, 1, 1 },
+	{ "mount_sysfs_nosuid", "sysfs", HOST_STD, OP_MOUNT, F_NOSUID, 0, 1, 1 },
+	{ "mount_sysfs_none", "sysfs", HOST_STD, OP_MOUNT, 0, 0, 1, 1 },
+	/* Read-only. */
+	{ "mount_proc_ro_all", "proc", HOST_STD, OP_MOUNT, F_ALL, 0, 1, 1 },
+	{ "mount_sysfs_ro_all", "sysfs", HOST_STD, OP_MOUNT, F_ALL, 0, 1, 1 },
+	{ "mount_proc_ro_none", "proc", HOST_STD, OP_MOUNT, F_RO, 0, 1, 1 },
+	{ "mount_proc_rw_over_ro", "proc", F_ALL, OP_MOUNT, F_EXEC, 0, 1, 1 },
+	{ "mount_sysfs_rw_over_ro", "sysfs", F_ALL, OP_MOUNT, F_EXEC, 0, 1, 1 },
+	{ "mount_proc_ro_over_ro", "proc", F_ALL, OP_MOUNT, F_ALL, 0, 1, 1 },
+	/* The visible mount lacks a flag: nothing to lock. */
+	{ "mount_proc_host_without_nosuid", "proc", F_NODEV | F_NOEXEC, OP_MOUNT, F_NODEV | F_NOEXEC, 0, 1, 1 },
+	{ "mount_sysfs_host_without_noexec", "sysfs", F_NOSUID | F_NODEV, OP_MOUNT, F_NOSUID | F_NODEV, 0, 1, 1 },
+	{ "mount_proc_host_bare", "proc", 0, OP_MOUNT, 0, 0, 1, 1 },
+	/* Root in the initial user namespace. */
+	{ "initns_mount_proc_none", "proc", HOST_STD, OP_MOUNT, 0, 0, 0, 1 },
+	{ "initns_mount_sysfs_none", "sysfs", HOST_STD, OP_MOUNT, 0, 0, 0, 1 },
+	/* A user namespace nested in another. */
+	{ "nested_mount_proc_all", "proc", HOST_STD, OP_MOUNT, F_EXEC, 0, 2, 1 },
+	{ "nested_mount_proc_none", "proc", HOST_STD, OP_MOUNT, 0, 0, 2, 1 },
+	{ "nested_mount_sysfs_none", "sysfs", HOST_STD, OP_MOUNT, 0, 0, 2, 1 },
+	/* Clearing one flag on a fresh mount, and on a bind of part of it. */
+	{ "remount_proc_clear_nosuid", "proc", HOST_STD, OP_REMOUNT, F_NODEV | F_NOEXEC, 0, 1, 1 },
+	{ "remount_proc_clear_nodev", "proc", HOST_STD, OP_REMOUNT, F_NOSUID | F_NOEXEC, 0, 1, 1 },
+	{ "remount_proc_clear_noexec", "proc", HOST_STD, OP_REMOUNT, F_NOSUID | F_NODEV, 0, 1, 1 },
+	{ "bindremount_proc_clear_nosuid", "proc", HOST_STD, OP_BIND_REMOUNT, F_NODEV | F_NOEXEC, 0, 1, 1 },
+	{ "bindremount_proc_clear_nodev", "proc", HOST_STD, OP_BIND_REMOUNT, F_NOSUID | F_NOEXEC, 0, 1, 1 },
+	{ "bindremount_proc_clear_noexec", "proc", HOST_STD, OP_BIND_REMOUNT, F_NOSUID | F_NODEV, 0, 1, 1 },
+	{ "setattr_proc_clear_nosuid", "proc", HOST_STD, OP_SETATTR, F_NODEV | F_NOEXEC, 0, 1, 1 },
+	{ "setattr_proc_clear_nodev", "proc", HOST_STD, OP_SETATTR, F_NOSUID | F_NOEXEC, 0, 1, 1 },
+	{ "setattr_proc_clear_noexec", "proc", HOST_STD, OP_SETATTR, F_NOSUID | F_NODEV, 0, 1, 1 },
+	{ "remount_procsys_clear_nosuid", "proc", HOST_STD, OP_REMOUNT, F_NODEV | F_NOEXEC, 1, 1, 1 },
+	{ "remount_procsys_clear_nodev", "proc", HOST_STD, OP_REMOUNT, F_NOSUID | F_NOEXEC, 1, 1, 1 },
+	{ "remount_procsys_clear_noexec", "proc", HOST_STD, OP_REMOUNT, F_NOSUID | F_NODEV, 1, 1, 1 },
+	{ "bindremount_procsys_clear_nosuid", "proc", HOST_STD, OP_BIND_REMOUNT, F_NODEV | F_NOEXEC, 1, 1, 1 },
+	{ "bindremount_procsys_clear_nodev", "proc", HOST_STD, OP_BIND_REMOUNT, F_NOSUID | F_NOEXEC, 1, 1, 1 },
+	{ "bindremount_procsys_clear_noexec", "proc", HOST_STD, OP_BIND_REMOUNT, F_NOSUID | F_NODEV, 1, 1, 1 },
+	{ "setattr_procsys_clear_nosuid", "proc", HOST_STD, OP_SETATTR, F_NODEV | F_NOEXEC, 1, 1, 1 },
+	{ "setattr_procsys_clear_nodev", "proc", HOST_STD, OP_SETATTR, F_NOSUID | F_NOEXEC, 1, 1, 1 },
+	{ "setattr_procsys_clear_noexec", "proc", HOST_STD, OP_SETATTR, F_NOSUID | F_NODEV, 1, 1, 1 },
+	{ "remount_sysfs_clear_all", "sysfs", HOST_STD, OP_REMOUNT, 0, 0, 1, 1 },
+	{ "bindremount_sysfs_clear_all", "sysfs", HOST_STD, OP_BIND_REMOUNT, 0, 0, 1, 1 },
+	{ "setattr_sysfs_clear_all", "sysfs", HOST_STD, OP_SETATTR, 0, 0, 1, 1 },
+	{ "bindremount_proc_keep_add_ro", "proc", HOST_STD, OP_BIND_REMOUNT, F_ALL, 0, 1, 1 },
+	{ "setattr_sysfs_keep_add_ro", "sysfs", HOST_STD, OP_SETATTR, F_ALL, 0, 1, 1 },
+	/* The new mount API. */
+	{ "fsmount_proc_attrs", "proc", HOST_STD, OP_FSMOUNT, F_EXEC, 0, 1, 1 },
+	{ "fsmount_proc_none", "proc", HOST_STD, OP_FSMOUNT, 0, 0, 1, 1 },
+	{ "fsmount_sysfs_attrs", "sysfs", HOST_STD, OP_FSMOUNT, F_EXEC, 0, 1, 1 },
+	{ "fsmount_sysfs_none", "sysfs", HOST_STD, OP_FSMOUNT, 0, 0, 1, 1 },
+	/* Locks that came from the host. */
+	{ "hostbind_proc_clear_nosuid", "proc", HOST_STD, OP_HOST_BIND_REMOUNT, F_NODEV | F_NOEXEC, 0, 1, 1 },
+	{ "hostbind_sysfs_clear_nodev", "sysfs", HOST_STD, OP_HOST_BIND_REMOUNT, F_NOSUID | F_NOEXEC, 0, 1, 1 },
+	{ "hostclone_proc_clear_noexec", "proc", HOST_STD, OP_HOST_CLONE_SETATTR, F_NOSUID | F_NODEV, 0, 1, 1 },
+	{ "hostclone_sysfs_clear_nosuid", "sysfs", HOST_STD, OP_HOST_CLONE_SETATTR, F_NODEV | F_NOEXEC, 0, 1, 1 },
+	/*
+	 * The 2015 breakages, as the LWN article of 2015-06-10 describes
+	 * them: LXC mounted sysfs without nosuid, nodev and noexec;
+	 * libvirt-lxc bound /proc/sys and remounted it read-only without
+	 * the flags of the host's /proc.
+	 */
+	{ "lxc_2015_sysfs", "sysfs", HOST_STD, OP_MOUNT, 0, 0, 1, 1 },
+	{ "libvirt_lxc_2015_proc_sys", "proc", HOST_STD, OP_BIND_REMOUNT, F_RO, 1, 1, 1 },
+	/* Many offending mounts in a row: the warning is rate limited. */
+	{ "flood_sysfs_none", "sysfs", HOST_STD, OP_MOUNT, 0, 0, 1, 40 },
+};
+
+#define N_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
+
+#endif
