@@ -1,11 +1,13 @@
 #!/bin/sh
-# Configure and build one bzImage per mode in a single tree, one after the
-# other: only fs/namespace.o and the embedded config differ between modes,
-# so the second and third variants cost a recompile and a relink.
+# Configure and build one bzImage per mode, each in its own output
+# directory (O=) over the one patched source tree.  Only fs/namespace.o
+# and the embedded config differ between modes, so a new mode directory is
+# seeded with a copy of a built one: the second and third variants cost a
+# recompile and a relink, and later builds of each mode are incremental.
 #
 # usage: build.sh TREE CONFIGS_DIR OUTDIR MODE...
 set -eu
-tree=$1 configs=$2 out=$3
+tree=$(cd "$1" && pwd) configs=$(cd "$2" && pwd) out=$(cd "$3" && pwd)
 shift 3
 
 fail() { echo "build.sh: error: $*" >&2; exit 1; }
@@ -17,27 +19,74 @@ export ARCH=x86_64
 jobs=$(nproc)
 
 # Every line a fragment asks for, "CONFIG_X=y" or "# CONFIG_X is not set".
-wanted() { grep -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set)' "$@"; }
+wanted() { grep -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set)' "$1"; }
 
+check_fragment() {
+	frag=$1 config=$2
+	wanted "$frag" | while IFS= read -r line; do
+		grep -qxF "$line" "$config" && continue
+		sym=$(echo "$line" | grep -oE 'CONFIG_[A-Za-z0-9_]+')
+		now=$(grep -E "^$sym=|^# $sym is not set" "$config" || echo "absent")
+		fail "Kconfig dropped '$line' (asked for by $frag): the final .config has '$now'. Check the symbol's dependencies in the kernel's Kconfig, and that the series is applied"
+	done
+}
+
+# What a mode's .config depends on: its fragments, and the Kconfig files
+# of the tree (those the series touches; the others come from the tarball,
+# whose extraction starts a fresh build directory anyway).
+config_key() {
+	{
+		head -n 5 "$tree/Makefile"	# the kernel version
+		cat "$configs/base.config" "$configs/$1.config"
+		sed -n 's,^+++ b/\(.*Kconfig[^[:space:]]*\).*,\1,p' "$tree"/.series-applied/*.patch |
+			sort -u | while read -r f; do cat "$tree/$f"; done
+	} | sha256sum | cut -d' ' -f1
+}
+
+# Kbuild records absolute paths (objtool's, for one), so every mode is
+# built at the same path, $out/kbuild, and moved aside to kbuild-MODE after.
+work=$out/kbuild
+park() {
+	[ -d "$work" ] || return 0
+	m=$(cat "$work/.psmf-mode" 2>/dev/null || true)
+	if [ -n "$m" ] && [ ! -e "$out/kbuild-$m" ]; then
+		mv "$work" "$out/kbuild-$m"
+	else
+		rm -rf "$work"
+	fi
+}
+park	# left over from an interrupted build
+
+seed=
 for mode; do
 	[ -r "$configs/$mode.config" ] || fail "no fragment $configs/$mode.config for mode '$mode'"
+	[ -r "$configs/base.config" ] || fail "no fragment $configs/base.config"
 	rm -f "$out/bzImage-$mode"
-	echo "build.sh: configuring $mode"
-	make -s -C "$tree" tinyconfig >/dev/null
-	"$tree/scripts/kconfig/merge_config.sh" -m -O "$tree" "$tree/.config" \
-		"$configs/base.config" "$configs/$mode.config" >/dev/null
-	make -s -C "$tree" olddefconfig >/dev/null
-	for frag in "$configs/base.config" "$configs/$mode.config"; do
-		wanted "$frag" | while IFS= read -r line; do
-			grep -qxF "$line" "$tree/.config" && continue
-			sym=$(echo "$line" | grep -oE 'CONFIG_[A-Za-z0-9_]+')
-			now=$(grep -E "^$sym=|^# $sym is not set" "$tree/.config" || echo "absent")
-			fail "Kconfig dropped '$line' (from $frag): the final .config has '$now'; check the symbol's dependencies in the kernel's Kconfig, and that the series is applied"
-		done
-	done
-	cp "$tree/.config" "$out/config-$mode"
+	if [ -d "$out/kbuild-$mode" ]; then
+		mv "$out/kbuild-$mode" "$work"
+	elif [ -n "$seed" ]; then
+		echo "build.sh: seeding $mode from $seed"
+		cp -a "$out/kbuild-$seed" "$work"
+	fi
+	mkdir -p "$work"
+	echo "$mode" > "$work/.psmf-mode"
+	key=$(config_key "$mode")
+	if [ "$(cat "$work/.psmf-config-key" 2>/dev/null)" != "$key" ]; then
+		echo "build.sh: configuring $mode"
+		rm -f "$work/.psmf-config-key"
+		make -s -C "$tree" O="$work" tinyconfig >/dev/null
+		"$tree/scripts/kconfig/merge_config.sh" -m -O "$work" "$work/.config" \
+			"$configs/base.config" "$configs/$mode.config" >/dev/null
+		make -s -C "$tree" O="$work" olddefconfig >/dev/null
+		check_fragment "$configs/base.config" "$work/.config"
+		check_fragment "$configs/$mode.config" "$work/.config"
+		echo "$key" > "$work/.psmf-config-key"
+	fi
+	cp "$work/.config" "$out/config-$mode"
 	echo "build.sh: building $mode"
-	make -s -C "$tree" -j"$jobs" bzImage
-	cp "$tree/arch/x86/boot/bzImage" "$out/bzImage-$mode.tmp"
+	make -s -C "$tree" O="$work" -j"$jobs" bzImage
+	cp "$work/arch/x86/boot/bzImage" "$out/bzImage-$mode.tmp"
 	mv "$out/bzImage-$mode.tmp" "$out/bzImage-$mode"
+	park
+	seed=$mode
 done

@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The host side of the matrix.  TAP on stdout, for meson test.
+ *
+ *   runner boot   boot one variant under QEMU and judge it against the spec
+ *   runner check  judge results already on disk (no QEMU)
+ *   runner cross  compare the three variants and write the reports
+ *   runner mutate show that a broken expectation turns its cell red
+ *
+ * Run "runner help" for the options.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "spec.h"
+
+struct opts {
+	const char *mode, *kernel, *initrd, *spec, *dir, *accel, *steps;
+	const char *scenario, *results, *console, *docs;
+	int timeout, smp, memory;
+};
+
+/* TAP */
+static int tap_n, tap_failed;
+
+static void tap(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", ok ? "" : "not ", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (!ok)
+		tap_failed++;
+	fflush(stdout);
+}
+
+static int tap_end(void)
+{
+	printf("1..%d\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: runner boot --mode MODE --kernel BZIMAGE --initrd CPIO --spec SPEC --dir DIR\n"
+		"                   [--accel tcg|kvm] [--timeout S] [--run STEPS] [--scenario NAME]\n"
+		"       runner check --mode MODE --spec SPEC --results FILE [--console FILE]\n"
+		"       runner cross --spec SPEC --dir DIR [--docs FILE]\n"
+		"       runner mutate --spec SPEC --dir DIR\n"
+		"MODE is one of legacy, warn, enforce; STEPS a comma list of matrix,selftest.\n");
+	exit(2);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The console log, lines without printk's "[    1.234567] " prefix. */
+struct lines {
+	int n;
+	char **l;
+};
+
+static void lines_load(const char *path, struct lines *ls)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f = fopen(path, "r");
+
+	ls->n = 0;
+	ls->l = NULL;
+	if (!f)
+		return;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		char *p = line;
+
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0;
+		if (p[0] == '[' && strchr(p, ']')) {
+			p = strchr(p, ']') + 1;
+			if (*p == ' ')
+				p++;
+		}
+		ls->l = realloc(ls->l, sizeof(char *) * (ls->n + 1));
+		ls->l[ls->n++] = strdup(p);
+	}
+	free(line);
+	fclose(f);
+}
+
+static void tail_console(const struct lines *ls, int n)
+{
+	int i;
+
+	printf("# last %d console lines:\n", n);
+	for (i = ls->n > n ? ls->n - n : 0; i < ls->n; i++)
+		printf("#   %s\n", ls->l[i]);
+}
+
+/* KUnit's KTAP from the boot log: the suite's top-level result. */
+static void check_kunit(const struct lines *ls, const char *suite)
+{
+	char name[128];
+	bool seen = false;
+	int i, num;
+
+	for (i = 0; i < ls->n; i++) {
+		const char *p = ls->l[i];
+		int indent = strspn(p, " ");
+		bool ok = !strncmp(p + indent, "ok ", 3);
+
+		if (!ok && strncmp(p + indent, "not ok ", 7))
+			continue;
+		if (sscanf(p + indent + (ok ? 3 : 7), "%d %127s", &num, name) != 2)
+			continue;
+		if (indent == 0 && !strcmp(name, suite)) {
+			seen = true;
+			tap(ok, "kunit %s", suite);
+		}
+	}
+	if (!seen)
+		tap(false, "kunit %s: no KTAP result for the suite in the boot log (is CONFIG_PROC_SYSFS_MOUNT_FLAGS_KUNIT_TEST=y?)",
+		    suite);
+}
+
+/* Cases of our suite, "ok N name" at indent 4 under "# Subtest: suite". */
+static void check_kunit_cases(const struct lines *ls, const char *suite)
+{
+	char want[160], name[128];
+	bool inside = false;
+	int i, num;
+
+	snprintf(want, sizeof(want), "    # Subtest: %s", suite);
+	for (i = 0; i < ls->n; i++) {
+		const char *p = ls->l[i];
+		bool ok;
+
+		if (!strcmp(p, want) || !strncmp(p, want + 4, strlen(want + 4))) {
+			inside = true;
+			continue;
+		}
+		if (!inside)
+			continue;
+		if (p[0] != ' ')
+			break;	/* back at the top level: the suite is over */
+		if (strncmp(p, "    ok ", 7) && strncmp(p, "    not ok ", 11))
+			continue;
+		ok = !strncmp(p, "    ok ", 7);
+		if (sscanf(p + (ok ? 7 : 11), "%d %127s", &num, name) == 2)
+			tap(ok, "kunit %s.%s", suite, name);
+	}
+}
+
+static void check_splats(const struct lines *ls)
+{
+	int i, splats = 0;
+
+	for (i = 0; i < ls->n; i++)
+		if (is_splat(ls->l[i])) {
+			if (!splats++)
+				printf("# kernel splat: %s\n", ls->l[i]);
+		}
+	tap(!splats, "no kernel splat (WARNING, BUG, Oops, lockdep, ...) in the boot log%s",
+	    splats ? ": see the console log" : "");
+}
+
+/* The kselftest's own TAP, as the guest forwarded it. */
+static void check_selftest(const struct run *run)
+{
+	int i, cases = 0;
+
+	for (i = 0; i < run->n_selftest; i++) {
+		const char *p = run->selftest[i];
+		bool ok = !strncmp(p, "ok ", 3);
+		const char *name;
+
+		if (!ok && strncmp(p, "not ok ", 7))
+			continue;
+		name = strchr(p + (ok ? 3 : 7), ' ');
+		name = name ? name + 1 : "?";
+		cases++;
+		tap(ok, "kselftest %.*s", (int)strcspn(name, "\n"), name);
+	}
+	tap(cases > 0 && run->selftest_exit == 0,
+	    "kselftest proc_sysfs_mount_flags: %d cases, exit status %d",
+	    cases, run->selftest_exit);
+}
+
+static void check_scenarios(const struct spec *spec, const struct run *run,
+			    int mode, const char *only)
+{
+	char exp[128];
+	int i;
+
+	for (i = 0; i < spec->n; i++) {
+		const struct spec_row *row = &spec->row[i];
+		struct verdict v;
+
+		if (only && strcmp(only, row->name))
+			continue;
+		v = judge(&row->cell[mode], run_find(run, row->name));
+		format_cell(&row->cell[mode], exp, sizeof(exp));
+		tap(v.pass, "%s %s: %s%s%s", all_modes[mode], row->name, exp,
+		    v.pass ? "" : ": ", v.why);
+	}
+	for (i = 0; i < run->n; i++)
+		if (!spec_find(spec, run->res[i].name))
+			tap(false, "%s: the guest ran it, but tests/spec.md has no row for it",
+			    run->res[i].name);
+}
+
+static void load_spec(const char *path, struct spec *spec)
+{
+	char err[512];
+
+	if (spec_load(path, spec, err, sizeof(err))) {
+		fprintf(stderr, "runner: %s\n", err);
+		printf("Bail out! %s\n", err);
+		exit(2);
+	}
+}
+
+static int need_mode(const char *mode)
+{
+	int m = mode ? mode_index(mode) : -1;
+
+	if (m < 0) {
+		fprintf(stderr, "runner: unknown mode '%s': use legacy, warn or enforce\n",
+			mode ? mode : "");
+		exit(2);
+	}
+	return m;
+}
+
+/* Judge a variant's results and console: the body of boot and check. */
+static void judge_variant(const struct opts *o, const struct spec *spec,
+			  int mode, const char *results, const char *console,
+			  bool want_selftest)
+{
+	struct lines con;
+	struct run run;
+
+	lines_load(console, &con);
+	if (run_load(results, &run))
+		printf("# %s: no results file\n", results);
+	tap(run.ended, "%s guest ran to its end (%s)", all_modes[mode], run.end);
+	if (!run.ended) {
+		tail_console(&con, 40);
+		if (run.last_begun[0] && !run_find(&run, run.last_begun))
+			printf("# the guest was in scenario %s\n", run.last_begun);
+	}
+	check_kunit(&con, "proc_sysfs_mount_flags");
+	check_kunit_cases(&con, "proc_sysfs_mount_flags");
+	check_splats(&con);
+	check_scenarios(spec, &run, mode, o->scenario);
+	if (want_selftest)
+		check_selftest(&run);
+	run_free(&run);
+}
+
+/* Start QEMU with the variant; kill it after the time limit. */
+static int boot(const struct opts *o)
+{
+	char results[4096], console[4096], append[1024], ser0[4200], ser1[4200];
+	char mem[16], smp[16];
+	int mode = need_mode(o->mode), status = 0, fd;
+	long start, limit = o->timeout * 1000L;
+	bool timed_out = false;
+	struct spec spec;
+	FILE *f;
+	pid_t pid;
+
+	if (!o->kernel || !o->initrd || !o->dir || !o->spec)
+		usage();
+	load_spec(o->spec, &spec);
+	snprintf(results, sizeof(results), "%s/results-%s.txt", o->dir, o->mode);
+	snprintf(console, sizeof(console), "%s/console-%s.log", o->dir, o->mode);
+	snprintf(append, sizeof(append),
+		 "console=ttyS0 panic=-1 oops=panic PSMF_RUN=%s%s%s",
+		 o->steps, o->scenario ? " PSMF_SCENARIO=" : "",
+		 o->scenario ? o->scenario : "");
+	snprintf(ser0, sizeof(ser0), "file:%s", console);
+	snprintf(ser1, sizeof(ser1), "file:%s", results);
+	snprintf(mem, sizeof(mem), "%dM", o->memory);
+	snprintf(smp, sizeof(smp), "%d", o->smp);
+	unlink(results);
+	unlink(console);
+
+	start = now_ms();
+	pid = fork();
+	if (pid < 0)
+		return perror("fork"), 2;
+	if (pid == 0) {
+		fd = open("/dev/null", O_RDWR);
+		dup2(fd, 0);
+		execlp("qemu-system-x86_64", "qemu-system-x86_64",
+		       "-accel", o->accel, "-m", mem, "-smp", smp,
+		       "-nodefaults", "-display", "none", "-no-reboot",
+		       "-kernel", o->kernel, "-initrd", o->initrd,
+		       "-append", append, "-serial", ser0, "-serial", ser1,
+		       (char *)NULL);
+		fprintf(stderr, "runner: cannot run qemu-system-x86_64: %s (apt-get install qemu-system-x86)\n",
+			strerror(errno));
+		_exit(127);
+	}
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (now_ms() - start > limit) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			timed_out = true;
+			break;
+		}
+		usleep(20000);
+	}
+	f = fopen(results, "a");
+	if (f) {
+		fprintf(f, "host wall_ms=%ld\n", now_ms() - start);
+		fclose(f);
+	}
+	printf("# %s: guest ran %.1f s under %s\n", o->mode,
+	       (now_ms() - start) / 1000.0, o->accel);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		tap(false, "%s: qemu-system-x86_64 could not start", o->mode);
+	if (timed_out)
+		tap(false, "%s guest finished within %d s (hung: killed; raise -Dtimeout= if the machine is just slow)",
+		    o->mode, o->timeout);
+	judge_variant(o, &spec, mode, results, console,
+		      strstr(o->steps, "selftest") != NULL);
+	return tap_end();
+}
+
+static int check(const struct opts *o)
+{
+	struct spec spec;
+	int mode = need_mode(o->mode);
+
+	if (!o->results || !o->spec)
+		usage();
+	load_spec(o->spec, &spec);
+	judge_variant(o, &spec, mode, o->results,
+		      o->console ? o->console : "/dev/null", true);
+	return tap_end();
+}
+
+static int load_runs(const struct opts *o, struct run *runs, struct matrix *m)
+{
+	char path[4200];
+	int j, missing = 0;
+
+	for (j = 0; j < MAX_MODES; j++) {
+		snprintf(path, sizeof(path), "%s/results-%s.txt", o->dir,
+			 all_modes[j]);
+		if (run_load(path, &runs[j]) || !runs[j].n) {
+			printf("# %s: no results; run 'meson test -C %s --suite %s' first\n",
+			       path, o->dir, all_modes[j]);
+			missing++;
+			continue;
+		}
+		m->run[j] = &runs[j];
+	}
+	return missing;
+}
+
+/*
+ * Warn must tell a distribution exactly what enforce will break: it warns
+ * where enforce refuses and legacy allows, and is silent elsewhere, where
+ * it must do what legacy does.
+ */
+static bool cross_ok(enum outcome l, enum outcome w, enum outcome e,
+		     char *why, size_t len)
+{
+	if (l == WARNED)
+		return snprintf(why, len, "legacy warned"), false;
+	if (e == REFUSED && l == ALLOWED)
+		return w == WARNED ? true :
+			(snprintf(why, len, "enforce refuses and legacy allows, but warn %s",
+				  outcome_name(w)), false);
+	if (w != l)
+		return snprintf(why, len, "warn %s where legacy %s and enforce %s",
+				outcome_name(w), outcome_name(l),
+				outcome_name(e)), false;
+	return true;
+}
+
+static int cross(const struct opts *o)
+{
+	struct run runs[MAX_MODES];
+	struct matrix m = { 0 };
+	struct spec spec;
+	char why[256];
+	int i, j;
+
+	if (!o->dir || !o->spec)
+		usage();
+	load_spec(o->spec, &spec);
+	m.spec = &spec;
+	if (load_runs(o, runs, &m)) {
+		tap(false, "results of all three variants are present");
+		return tap_end();
+	}
+	for (i = 0; i < spec.n; i++) {
+		const struct spec_row *row = &spec.row[i];
+		enum outcome seen[MAX_MODES];
+
+		if (!cross_ok(row->cell[0].outcome, row->cell[1].outcome,
+			      row->cell[2].outcome, why, sizeof(why))) {
+			tap(false, "spec row %s is consistent: %s", row->name, why);
+			continue;
+		}
+		for (j = 0; j < MAX_MODES; j++)
+			seen[j] = judge(&row->cell[j],
+					run_find(&runs[j], row->name)).seen;
+		why[0] = 0;
+		tap(cross_ok(seen[0], seen[1], seen[2], why, sizeof(why)),
+		    "cross-variant %s: legacy %s, warn %s, enforce %s%s%s",
+		    row->name, outcome_name(seen[0]), outcome_name(seen[1]),
+		    outcome_name(seen[2]), why[0] ? ": " : "", why);
+	}
+	tap(!report_write(&m, o->dir), "reports written: %s/matrix.md, matrix.html, matrix.json",
+	    o->dir);
+	if (o->docs) {
+		FILE *f = fopen(o->docs, "w");
+
+		tap(f && !report_markdown(&m, f) && !fclose(f),
+		    "docs copy written: %s", o->docs);
+	}
+	for (j = 0; j < MAX_MODES; j++) {
+		printf("# %s: guest ran %.1f s\n", all_modes[j],
+		       runs[j].wall_ms / 1000.0);
+		run_free(&runs[j]);
+	}
+	return tap_end();
+}
+
+/*
+ * Break one expectation on purpose and show that the judge and the report
+ * catch it: the cell must turn red and its test must fail.
+ */
+static int mutate(const struct opts *o)
+{
+	struct run runs[MAX_MODES];
+	struct matrix m = { 0 };
+	struct spec spec;
+	char *html = NULL;
+	size_t len = 0;
+	int i, warn = mode_index("warn"), done = 0;
+
+	if (!o->dir || !o->spec)
+		usage();
+	load_spec(o->spec, &spec);
+	m.spec = &spec;
+	if (load_runs(o, runs, &m)) {
+		tap(false, "results of all three variants are present");
+		return tap_end();
+	}
+	for (i = 0; i < spec.n && done < 2; i++) {
+		struct cell *c = &spec.row[i].cell[warn];
+		struct cell saved = *c;
+		struct verdict before, after;
+		char needle[256];
+		FILE *f;
+
+		/* One warned cell said to be silent, one allowed said refused. */
+		if (!(done == 0 && c->outcome == WARNED) &&
+		    !(done == 1 && c->outcome == ALLOWED))
+			continue;
+		before = judge(c, run_find(&runs[warn], spec.row[i].name));
+		if (c->outcome == WARNED) {
+			c->outcome = ALLOWED;
+			c->cleared = 0;
+		} else {
+			c->outcome = REFUSED;
+			snprintf(c->err, sizeof(c->err), "EPERM");
+		}
+		after = judge(c, run_find(&runs[warn], spec.row[i].name));
+		f = open_memstream(&html, &len);
+		report_html(&m, f);
+		fclose(f);
+		snprintf(needle, sizeof(needle), "<tr id=\"%s\">", spec.row[i].name);
+		tap(before.pass && !after.pass,
+		    "broken expectation for warn %s fails its check (%s)",
+		    spec.row[i].name, after.why);
+		tap(strstr(html, needle) &&
+		    strstr(strstr(html, needle), "class=\"bad\"") &&
+		    strstr(strstr(html, needle), "class=\"bad\"") <
+		    strstr(strstr(html, needle), "</tr>"),
+		    "broken expectation for warn %s turns its cell red in the report",
+		    spec.row[i].name);
+		free(html);
+		html = NULL;
+		*c = saved;
+		done++;
+	}
+	tap(done == 2, "found a warned and an allowed cell to break");
+	for (i = 0; i < MAX_MODES; i++)
+		run_free(&runs[i]);
+	return tap_end();
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "mode", 1, 0, 'm' }, { "kernel", 1, 0, 'k' },
+		{ "initrd", 1, 0, 'i' }, { "spec", 1, 0, 's' },
+		{ "dir", 1, 0, 'd' }, { "accel", 1, 0, 'a' },
+		{ "timeout", 1, 0, 't' }, { "run", 1, 0, 'r' },
+		{ "scenario", 1, 0, 'S' }, { "results", 1, 0, 'R' },
+		{ "console", 1, 0, 'c' }, { "docs", 1, 0, 'D' },
+		{ "smp", 1, 0, 'p' }, { "memory", 1, 0, 'M' },
+		{ 0 }
+	};
+	struct opts o = {
+		.accel = "tcg", .timeout = 180, .steps = "matrix,selftest",
+		.smp = 1, .memory = 256,
+	};
+	const char *cmd;
+	int c;
+
+	if (argc < 2)
+		usage();
+	cmd = argv[1];
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm': o.mode = optarg; break;
+		case 'k': o.kernel = optarg; break;
+		case 'i': o.initrd = optarg; break;
+		case 's': o.spec = optarg; break;
+		case 'd': o.dir = optarg; break;
+		case 'a': o.accel = optarg; break;
+		case 't': o.timeout = atoi(optarg); break;
+		case 'r': o.steps = optarg; break;
+		case 'S': o.scenario = optarg; break;
+		case 'R': o.results = optarg; break;
+		case 'c': o.console = optarg; break;
+		case 'D': o.docs = optarg; break;
+		case 'p': o.smp = atoi(optarg); break;
+		case 'M': o.memory = atoi(optarg); break;
+		default: usage();
+		}
+	}
+	printf("TAP version 13\n");
+	if (!strcmp(cmd, "boot"))
+		return boot(&o);
+	if (!strcmp(cmd, "check"))
+		return check(&o);
+	if (!strcmp(cmd, "cross"))
+		return cross(&o);
+	if (!strcmp(cmd, "mutate"))
+		return mutate(&o);
+	usage();
+	return 2;
+}

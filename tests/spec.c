@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Parse the spec and the guest's results, and judge one against the other. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spec.h"
+
+/* The phases, in the order of the spec's columns and of the reports. */
+const char *const all_modes[MAX_MODES] = { "legacy", "warn", "enforce" };
+
+static const char *const flag_name[] = { "ro", "nosuid", "nodev", "noexec" };
+
+int mode_index(const char *mode)
+{
+	int i;
+
+	for (i = 0; i < MAX_MODES; i++)
+		if (!strcmp(mode, all_modes[i]))
+			return i;
+	return -1;
+}
+
+/* "nosuid,nodev" -> F_NOSUID | F_NODEV; "-" -> 0; -1 on an unknown name */
+int parse_flags(const char *s)
+{
+	char buf[128], *tok, *save;
+	int flags = 0, i;
+
+	if (!strcmp(s, "-"))
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < 4; i++)
+			if (!strcmp(tok, flag_name[i]))
+				break;
+		if (i == 4)
+			return -1;
+		flags |= 1 << i;
+	}
+	return flags;
+}
+
+void format_flags(int flags, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < 4; i++)
+		if (flags & (1 << i))
+			used += snprintf(buf + used, len - used, "%s%s",
+					 used ? "," : "", flag_name[i]);
+	if (!used)
+		snprintf(buf, len, "-");
+}
+
+const char *outcome_name(enum outcome o)
+{
+	return o == ALLOWED ? "allowed" : o == WARNED ? "warned" : "refused";
+}
+
+void format_cell(const struct cell *c, char *buf, size_t len)
+{
+	char f[64], cl[64];
+
+	format_flags(c->flags, f, sizeof(f));
+	format_flags(c->cleared, cl, sizeof(cl));
+	if (c->outcome == ALLOWED)
+		snprintf(buf, len, "ok %s", f);
+	else if (c->outcome == WARNED)
+		snprintf(buf, len, "warn %s %s", cl, f);
+	else
+		snprintf(buf, len, "%s", c->err);
+}
+
+/* "ok FLAGS" | "warn CLEARED FLAGS" | "EXXX" */
+int parse_cell(const char *s, struct cell *c)
+{
+	char a[32] = "", b[128] = "", d[128] = "", extra[8] = "";
+	int n = sscanf(s, "%31s %127s %127s %7s", a, b, d, extra);
+
+	memset(c, 0, sizeof(*c));
+	if (n == 2 && !strcmp(a, "ok")) {
+		c->outcome = ALLOWED;
+		c->flags = parse_flags(b);
+		return c->flags < 0 ? -1 : 0;
+	}
+	if (n == 3 && !strcmp(a, "warn")) {
+		c->outcome = WARNED;
+		c->cleared = parse_flags(b);
+		c->flags = parse_flags(d);
+		return c->cleared <= 0 || c->flags < 0 ? -1 : 0;
+	}
+	if (n == 1 && a[0] == 'E' && strlen(a) > 1 && strlen(a) < sizeof(c->err)) {
+		c->outcome = REFUSED;
+		memcpy(c->err, a, strlen(a) + 1);
+		return 0;
+	}
+	return -1;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+/* Split a markdown table row into at most @max trimmed cells. */
+static int split_row(char *line, char **cells, int max)
+{
+	char *p = strchr(line, '|'), *q;
+	int n = 0;
+
+	if (!p)
+		return 0;
+	for (p++; (q = strchr(p, '|')) && n < max; p = q + 1) {
+		*q = 0;
+		cells[n++] = trim(p);
+	}
+	return n;
+}
+
+int spec_load(const char *path, struct spec *spec, char *err, size_t len)
+{
+	char line[2048], *cells[8];
+	int col[MAX_MODES], lineno = 0, header = 0, i, n;
+	FILE *f = fopen(path, "r");
+
+	memset(spec, 0, sizeof(*spec));
+	if (!f) {
+		snprintf(err, len, "%s: cannot open", path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (line[0] != '|')
+			continue;
+		n = split_row(line, cells, 8);
+		if (!header) {
+			/* | scenario | what | legacy | warn | enforce | */
+			if (n < 2 + MAX_MODES || strcmp(cells[0], "scenario") ||
+			    strcmp(cells[1], "what"))
+				goto bad_header;
+			for (i = 0; i < MAX_MODES; i++) {
+				col[i] = 2 + i;
+				if (strcmp(cells[col[i]], all_modes[i]))
+					goto bad_header;
+			}
+			header = 1;
+			continue;
+		}
+		if (cells[0][0] == '-')
+			continue;	/* |---|---| */
+		if (n != 2 + MAX_MODES) {
+			snprintf(err, len, "%s:%d: %d cells, want %d", path,
+				 lineno, n, 2 + MAX_MODES);
+			goto fail;
+		}
+		if (spec->n == MAX_SCENARIOS || spec_find(spec, cells[0])) {
+			snprintf(err, len, "%s:%d: too many rows, or %s twice",
+				 path, lineno, cells[0]);
+			goto fail;
+		}
+		snprintf(spec->row[spec->n].name, 64, "%s", cells[0]);
+		snprintf(spec->row[spec->n].what, 256, "%s", cells[1]);
+		for (i = 0; i < MAX_MODES; i++) {
+			if (parse_cell(cells[col[i]], &spec->row[spec->n].cell[i])) {
+				snprintf(err, len,
+					 "%s:%d: %s: cannot read '%s' (want 'ok FLAGS', 'warn CLEARED FLAGS' or an errno name)",
+					 path, lineno, all_modes[i], cells[col[i]]);
+				goto fail;
+			}
+		}
+		spec->n++;
+	}
+	fclose(f);
+	if (!spec->n) {
+		snprintf(err, len, "%s: no table rows", path);
+		return -1;
+	}
+	return 0;
+bad_header:
+	snprintf(err, len,
+		 "%s:%d: the table header must be | scenario | what | legacy | warn | enforce |",
+		 path, lineno);
+fail:
+	fclose(f);
+	return -1;
+}
+
+const struct spec_row *spec_find(const struct spec *spec, const char *name)
+{
+	int i;
+
+	for (i = 0; i < spec->n; i++)
+		if (!strcmp(spec->row[i].name, name))
+			return &spec->row[i];
+	return NULL;
+}
+
+static struct result *find_mut(struct run *run, const char *name)
+{
+	int i;
+
+	for (i = 0; i < run->n; i++)
+		if (!strcmp(run->res[i].name, name))
+			return &run->res[i];
+	return NULL;
+}
+
+const struct result *run_find(const struct run *run, const char *name)
+{
+	return find_mut((struct run *)run, name);
+}
+
+static void parse_scenario(struct run *run, const char *line)
+{
+	struct result *r = &run->res[run->n];
+	char flags[128];
+
+	if (run->n == MAX_SCENARIOS)
+		return;
+	memset(r, 0, sizeof(*r));
+	if (sscanf(line,
+		   "scenario %63s op=%15s fs=%15s ret=%15s flags=%127s pid=%d comm=%31s n=%d/%d ms=%ld",
+		   r->name, r->op, r->fs, r->ret, flags, &r->pid, r->comm,
+		   &r->ok, &r->tries, &r->ms) != 10)
+		return;
+	r->flags = strcmp(flags, "-") || r->ok ? parse_flags(flags) : -1;
+	run->n++;
+}
+
+/* Read the guest's results channel. */
+int run_load(const char *path, struct run *run)
+{
+	char *line = NULL, name[64];
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f = fopen(path, "r");
+
+	memset(run, 0, sizeof(*run));
+	snprintf(run->end, sizeof(run->end), "the guest never reported its end");
+	if (!f)
+		return -1;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0;
+		if (!strncmp(line, "start ", 6)) {
+			snprintf(run->release, sizeof(run->release), "%s", line + 6);
+		} else if (!strncmp(line, "begin ", 6)) {
+			snprintf(run->last_begun, sizeof(run->last_begun), "%s",
+				 line + 6);
+		} else if (!strncmp(line, "scenario ", 9)) {
+			parse_scenario(run, line);
+		} else if (!strncmp(line, "kmsg ", 5)) {
+			struct result *r;
+			int off = 0;
+
+			if (sscanf(line, "kmsg %63s %n", name, &off) != 1 || !off)
+				continue;
+			r = find_mut(run, name);
+			if (r && r->n_lines < MAX_LINES)
+				r->lines[r->n_lines++] = strdup(line + off);
+		} else if (!strncmp(line, "selftest-exit ", 14)) {
+			run->selftest_exit = atoi(line + 14);
+		} else if (!strncmp(line, "selftest ", 9)) {
+			if (run->n_selftest < 512)
+				run->selftest[run->n_selftest++] = strdup(line + 9);
+		} else if (!strncmp(line, "end ", 4)) {
+			snprintf(run->end, sizeof(run->end), "%s", line);
+			run->ended = !strcmp(line, "end ok");
+		} else if (!strncmp(line, "host wall_ms=", 13)) {
+			run->wall_ms = atol(line + 13);
+		}
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+void run_free(struct run *run)
+{
+	int i, j;
+
+	for (i = 0; i < run->n; i++)
+		for (j = 0; j < run->res[i].n_lines; j++)
+			free(run->res[i].lines[j]);
+	for (i = 0; i < run->n_selftest; i++)
+		free(run->selftest[i]);
+}
+
+/* The exact line the warn phase must log for @r. */
+void expected_warning(const struct result *r, int cleared, char *buf,
+		      size_t len)
+{
+	char names[64];
+
+	/* The kernel names only the exec flags, ro is never "cleared". */
+	format_flags(cleared & (F_NOSUID | F_NODEV | F_NOEXEC), names,
+		     sizeof(names));
+	snprintf(buf, len,
+		 "VFS: process '%s' (pid %d) clears %s in %s of %s; the enforce phase will refuse this with EPERM",
+		 r->comm, r->pid, names, r->op, r->fs);
+}
+
+bool is_splat(const char *line)
+{
+	static const char *const marks[] = {
+		"WARNING:", "BUG:", "Oops", "Kernel panic", "Call Trace:",
+		"possible circular locking", "possible recursive locking",
+		"lockdep", "UBSAN:", "KASAN:", "general protection fault",
+		"list_add corruption", "list_del corruption",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (strstr(line, marks[i]))
+			return true;
+	return false;
+}
+
+#define WHY(...) snprintf(v.why + strlen(v.why), sizeof(v.why) - strlen(v.why), __VA_ARGS__)
+
+/*
+ * Judge one observed scenario against one cell of the spec: the return
+ * value, the flags that landed and every kernel line the scenario caused.
+ */
+struct verdict judge(const struct cell *c, const struct result *r)
+{
+	struct verdict v = { .pass = true };
+	char want[512], got[64], exp[64];
+	int i, warnings = 0, max_warnings;
+	bool refused_fsmount;
+
+	if (!r) {
+		v.pass = false;
+		v.seen = REFUSED;
+		WHY("no result from the guest; ");
+		return v;
+	}
+	v.seen = ALLOWED;
+	for (i = 0; i < r->n_lines; i++)
+		if (!strncmp(r->lines[i], "VFS: process '", 14))
+			v.seen = WARNED;
+	if (strcmp(r->ret, "0"))
+		v.seen = REFUSED;
+
+	if (c->outcome == REFUSED) {
+		if (strcmp(r->ret, c->err) || r->ok)
+			WHY("returned %s (%d/%d succeeded), want %s; ", r->ret,
+			    r->ok, r->tries, c->err);
+	} else {
+		if (strcmp(r->ret, "0") || r->ok != r->tries)
+			WHY("returned %s (%d/%d succeeded), want 0; ", r->ret,
+			    r->ok, r->tries);
+		else if (r->flags != c->flags) {
+			format_flags(r->flags, got, sizeof(got));
+			format_flags(c->flags, exp, sizeof(exp));
+			WHY("landed %s, want %s; ", got, exp);
+		}
+	}
+
+	/* Kernel lines: the warning where due, nothing else. */
+	expected_warning(r, c->cleared, want, sizeof(want));
+	refused_fsmount = c->outcome == REFUSED && !strcmp(r->op, "fsmount");
+	for (i = 0; i < r->n_lines; i++) {
+		if (c->outcome == WARNED && !strcmp(r->lines[i], want)) {
+			warnings++;
+			continue;
+		}
+		if (refused_fsmount && !strcmp(r->lines[i], "VFS: Mount too revealing"))
+			continue;
+		WHY("unexpected kernel line \"%s\"; ", r->lines[i]);
+	}
+	if (c->outcome == WARNED) {
+		/* Each 5 s window may print up to the burst, no more. */
+		max_warnings = RATELIMIT_BURST * (1 + r->ms / RATELIMIT_MS);
+		if (r->tries == 1 && warnings != 1)
+			WHY("%d warning lines, want exactly 1: \"%s\"; ",
+			    warnings, want);
+		else if (r->tries > 1 &&
+			 (warnings < (r->tries < RATELIMIT_BURST ? r->tries : RATELIMIT_BURST) ||
+			  warnings > max_warnings))
+			WHY("%d warning lines for %d operations in %ld ms, want %d to %d; ",
+			    warnings, r->tries, r->ms,
+			    r->tries < RATELIMIT_BURST ? r->tries : RATELIMIT_BURST,
+			    max_warnings);
+	}
+	v.pass = !v.why[0];
+	if (v.why[0])
+		v.why[strlen(v.why) - 2] = 0;
+	return v;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The spec table (tests/spec.md), the guest's results, and the judgement
+ * of one against the other.  Parsing and judging are pure: no QEMU here.
+ */
+#ifndef SPEC_H
+#define SPEC_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define MAX_MODES 3
+#define MAX_SCENARIOS 256
+#define MAX_LINES 64
+#define RATELIMIT_BURST 10
+#define RATELIMIT_MS 5000
+
+extern const char *const all_modes[MAX_MODES];
+
+/* Mount flags, in the order the guest and the spec write them. */
+enum { F_RO = 1, F_NOSUID = 2, F_NODEV = 4, F_NOEXEC = 8 };
+
+enum outcome { ALLOWED, WARNED, REFUSED };
+
+struct cell {
+	enum outcome outcome;
+	int flags;		/* landed flags, when allowed or warned */
+	int cleared;		/* flags the warning names */
+	char err[16];		/* errno name, when refused */
+};
+
+struct spec_row {
+	char name[64];
+	char what[256];
+	struct cell cell[MAX_MODES];
+};
+
+struct spec {
+	int n;
+	struct spec_row row[MAX_SCENARIOS];
+};
+
+struct result {
+	char name[64];
+	char op[16], fs[16], ret[16], comm[32];
+	int flags;		/* -1 when nothing landed */
+	int pid, ok, tries;
+	long ms;
+	int n_lines;
+	char *lines[MAX_LINES];	/* kernel lines logged during the scenario */
+};
+
+struct run {
+	char release[64];
+	bool ended;		/* "end ok" seen */
+	char end[256];		/* the end line, or why it is missing */
+	char last_begun[64];	/* the scenario the guest was in */
+	long wall_ms;
+	int n;
+	struct result res[MAX_SCENARIOS];
+	int n_selftest;
+	char *selftest[512];	/* the kselftest's TAP, as printed */
+	int selftest_exit;
+};
+
+/* A judgement: whether the observation matches the cell, and why not. */
+struct verdict {
+	bool pass;
+	enum outcome seen;
+	char why[1024];
+};
+
+int mode_index(const char *mode);
+int parse_flags(const char *s);
+void format_flags(int flags, char *buf, size_t len);
+void format_cell(const struct cell *c, char *buf, size_t len);
+int parse_cell(const char *s, struct cell *c);
+int spec_load(const char *path, struct spec *spec, char *err, size_t len);
+const struct spec_row *spec_find(const struct spec *spec, const char *name);
+int run_load(const char *path, struct run *run);
+void run_free(struct run *run);
+const struct result *run_find(const struct run *run, const char *name);
+void expected_warning(const struct result *r, int cleared, char *buf,
+		      size_t len);
+struct verdict judge(const struct cell *c, const struct result *r);
+const char *outcome_name(enum outcome o);
+bool is_splat(const char *line);
+
+#endif
