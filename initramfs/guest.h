@@ -29,5 +29,6 @@ int fresh_mount(const char *fs, const char *target, int f);
 const char *errno_name(int err);
 int kmsg_open_at_end(void);
 void kmsg_forward(int fd, const char *tag, void (*seen)(const char *line));
+void kmsg_settle(int quiet_ms, int max_ms);
 
 #endif

@@ -528,6 +528,7 @@ int main(void)
 	size_t i;
 
 	setup_guest();
+	kmsg_settle(300, 5000);
 	if (!steps)
 		steps = "matrix,selftest";
 	if (wanted(steps, "matrix"))

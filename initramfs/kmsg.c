@@ -57,3 +57,22 @@ void kmsg_forward(int fd, const char *tag, void (*seen)(const char *line))
 		report("kmsg %s %s\n", tag, text);
 	}
 }
+
+/*
+ * Wait until the kernel has logged nothing for @quiet_ms (at most
+ * @max_ms), so that late boot messages do not land in the first step.
+ */
+void kmsg_settle(int quiet_ms, int max_ms)
+{
+	long start = now_ms(), last = now_ms();
+	char rec[2048];
+	int fd = kmsg_open_at_end();
+
+	while (now_ms() - last < quiet_ms && now_ms() - start < max_ms) {
+		if (read(fd, rec, sizeof(rec)) > 0)
+			last = now_ms();
+		else
+			usleep(20000);
+	}
+	close(fd);
+}

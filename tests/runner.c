@@ -296,7 +296,7 @@ static int boot(const struct opts *o)
 	snprintf(results, sizeof(results), "%s/results-%s.txt", o->dir, o->mode);
 	snprintf(console, sizeof(console), "%s/console-%s.log", o->dir, o->mode);
 	snprintf(append, sizeof(append),
-		 "console=ttyS0 panic=-1 oops=panic PSMF_RUN=%s%s%s",
+		 "console=ttyS0 panic=-1 oops=panic tsc=unstable PSMF_RUN=%s%s%s",
 		 o->steps, o->scenario ? " PSMF_SCENARIO=" : "",
 		 o->scenario ? o->scenario : "");
 	snprintf(ser0, sizeof(ser0), "file:%s", console);
