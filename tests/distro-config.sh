@@ -1,0 +1,47 @@
+#!/bin/sh
+# Debian's own amd64 kernel config plus each mode, set with the documented
+# kernel/set-mode.sh, configures to exactly that mode and compiles
+# fs/namespace.o.  TAP on stdout.
+#
+# usage: distro-config.sh TREE WORKDIR MODE...
+set -u
+tree=$1 work=$2
+shift 2
+here=$(cd "$(dirname "$0")/.." && pwd)
+debian=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
+n=0 failed=0
+
+echo "TAP version 13"
+if [ ! -r "$debian" ]; then
+	echo "Bail out! $debian not found: apt-get install linux-config-6.1"
+	exit 1
+fi
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+for mode; do
+	n=$((n + 1))
+	xz -dc "$debian" > "$work/.config"
+	if ! out=$("$here/kernel/set-mode.sh" "$tree" "$work/.config" "$mode" 2>&1); then
+		echo "not ok $n - Debian amd64 config + $mode: $out"
+		failed=$((failed + 1))
+		continue
+	fi
+	echo "# $out"
+	if ! out=$(make -s -C "$tree" O="$work" -j"$(nproc)" fs/namespace.o 2>&1); then
+		echo "not ok $n - Debian amd64 config + $mode: fs/namespace.o does not compile"
+		echo "$out" | tail -20 | sed 's/^/# /'
+		failed=$((failed + 1))
+		continue
+	fi
+	# Only the warn phase carries the warning's text.
+	if grep -q "the enforce phase will refuse this" "$work/fs/namespace.o"; then has=yes; else has=no; fi
+	if [ "$mode" = warn ]; then want=yes; else want=no; fi
+	if [ "$has" = "$want" ]; then
+		echo "ok $n - Debian amd64 config + $mode: exactly $mode, fs/namespace.o compiles (warning text: $has)"
+	else
+		echo "not ok $n - Debian amd64 config + $mode: warning text in fs/namespace.o: $has, want $want"
+		failed=$((failed + 1))
+	fi
+done
+echo "1..$n"
+[ "$failed" -eq 0 ]
