@@ -232,7 +232,7 @@ int fresh_mount(const char *fs, const char *target, int f)
 	return mount(fs, target, fs, ms_flags(f), NULL);
 }
 
-static int do_fsmount(const char *fs, const char *target, int f)
+int fs_mount_api(const char *fs, const char *target, int f)
 {
 	int fsfd, mfd, ret = -1;
 
@@ -262,7 +262,7 @@ static int setattr_to(int dfd, const char *path, unsigned int at, int f)
 }
 
 /* Make a change to flags @f on @target, as @op does it. */
-static int change_flags(enum op op, const char *target, int f)
+int change_flags(enum op op, const char *target, int f)
 {
 	switch (op) {
 	case OP_REMOUNT:
@@ -303,7 +303,7 @@ static int perform(const struct scenario *s, const char **where)
 		ret = fresh_mount(s->fs, "/mnt/t", s->flags);
 		break;
 	case OP_FSMOUNT:
-		ret = do_fsmount(s->fs, "/mnt/t", s->flags);
+		ret = fs_mount_api(s->fs, "/mnt/t", s->flags);
 		break;
 	case OP_REMOUNT:
 	case OP_BIND_REMOUNT:
@@ -537,6 +537,10 @@ int main(void)
 				run_scenario(&scenarios[i]);
 	if (wanted(steps, "selftest"))
 		run_selftest();
+	if (wanted(steps, "exhaustive"))
+		run_exhaustive();
+	if (wanted(steps, "stress"))
+		run_stress();
 	report("end ok\n");
 	sync();
 	reboot(RB_AUTOBOOT);

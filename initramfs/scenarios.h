@@ -7,25 +7,7 @@
 #ifndef SCENARIOS_H
 #define SCENARIOS_H
 
-/* Mount flags as the guest reports them, in this order. */
-enum {
-	F_RO = 1 << 0,
-	F_NOSUID = 1 << 1,
-	F_NODEV = 1 << 2,
-	F_NOEXEC = 1 << 3,
-};
-#define F_EXEC (F_NOSUID | F_NODEV | F_NOEXEC)
-#define F_ALL (F_RO | F_EXEC)
-
-enum op {
-	OP_MOUNT,		/* fresh mount(2) */
-	OP_FSMOUNT,		/* fsopen, fsconfig, fsmount, move_mount */
-	OP_REMOUNT,		/* fresh mount, then MS_REMOUNT */
-	OP_BIND_REMOUNT,	/* fresh mount, then MS_REMOUNT | MS_BIND */
-	OP_SETATTR,		/* fresh mount, then mount_setattr(2) */
-	OP_HOST_BIND_REMOUNT,	/* bind the host's mount, MS_REMOUNT|MS_BIND */
-	OP_HOST_CLONE_SETATTR,	/* open_tree(OPEN_TREE_CLONE), mount_setattr */
-};
+#include "guest.h"
 
 struct scenario {
 	const char *name;

@@ -22,12 +22,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model.h"
 #include "report.h"
 #include "spec.h"
 
 struct opts {
 	const char *mode, *kernel, *initrd, *spec, *dir, *accel, *steps;
-	const char *scenario, *results, *console, *docs;
+	const char *scenario, *results, *console, *docs, *tag;
 	int timeout, smp, memory;
 };
 
@@ -59,10 +60,12 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: runner boot --mode MODE --kernel BZIMAGE --initrd CPIO --spec SPEC --dir DIR\n"
 		"                   [--accel tcg|kvm] [--timeout S] [--run STEPS] [--scenario NAME]\n"
+		"                   [--tag NAME] [--smp N] [--memory MB]\n"
 		"       runner check --mode MODE --spec SPEC --results FILE [--console FILE]\n"
 		"       runner cross --spec SPEC --dir DIR [--docs FILE]\n"
 		"       runner mutate --spec SPEC --dir DIR\n"
-		"MODE is one of legacy, warn, enforce; STEPS a comma list of matrix,selftest.\n");
+		"MODE is one of legacy, warn, enforce; STEPS a comma list of matrix, selftest,\n"
+		"exhaustive, stress, bench (default matrix,selftest).\n");
 	exit(2);
 }
 
@@ -206,6 +209,120 @@ static void check_selftest(const struct run *run)
 	    cases, run->selftest_exit);
 }
 
+/*
+ * Runs of many operations: the warning lines are sampled by the rate
+ * limit.  Warn must log some and no more than the limit allows in the
+ * time the run took; the other phases must log none.
+ */
+static void check_sampled_warnings(const char *what, int mode, int lines,
+				   long ms)
+{
+	int most = RATELIMIT_BURST * (1 + (ms > 0 ? ms : 0) / RATELIMIT_MS);
+
+	if (!strcmp(all_modes[mode], "warn"))
+		tap(lines >= 1 && lines <= most,
+		    "%s warn: %d warning lines in %.1f s, within 1 to %d (10 per 5 s)",
+		    what, lines, ms / 1000.0, most);
+	else
+		tap(lines == 0, "%s %s: %d warning lines, want none", what,
+		    all_modes[mode], lines);
+}
+
+/*
+ * The exhaustive run against the reference model: every combination must
+ * have run, and each must agree on the errno and the flags that landed.
+ */
+static void check_exhaustive(const struct run *run, int mode)
+{
+	const int want = 2 * 16 * 16 * MOP_COUNT;
+	char got[64], exp[64];
+	int i, agree = 0, shown = 0;
+
+	for (i = 0; i < run->n_x; i++) {
+		const struct xcase *c = &run->x[i];
+		int op = model_op_index(c->op);
+		struct model_out m;
+		bool ok;
+
+		if (op < 0) {
+			printf("# exhaustive: unknown operation %s\n", c->op);
+			continue;
+		}
+		m = model(mode, c->visible, c->requested, op,
+			  !strcmp(c->fs, "sysfs"));
+		ok = m.err ? !strcmp(c->ret, m.err) :
+			     !strcmp(c->ret, "0") && c->flags == m.landed;
+		if (ok) {
+			agree++;
+			continue;
+		}
+		if (shown++ < 10) {
+			format_flags(c->visible, got, sizeof(got));
+			format_flags(c->requested, exp, sizeof(exp));
+			printf("# disagreement: %s %s, visible %s, requested %s: ",
+			       c->fs, c->op, got, exp);
+			format_flags(c->flags < 0 ? 0 : c->flags, got, sizeof(got));
+			format_flags(m.landed, exp, sizeof(exp));
+			printf("kernel %s %s, model %s %s\n", c->ret,
+			       strcmp(c->ret, "0") ? "" : got,
+			       m.err ? m.err : "0", m.err ? "" : exp);
+		}
+	}
+	printf("# exhaustive %s: %d cases, %d agreements, %d disagreements, %.1f s\n",
+	       all_modes[mode], run->n_x, agree, run->n_x - agree,
+	       run->x_ms / 1000.0);
+	tap(run->x_ms >= 0 && run->n_x == want,
+	    "exhaustive %s: all %d combinations ran (%d)", all_modes[mode],
+	    want, run->n_x);
+	tap(run->n_x && agree == run->n_x,
+	    "exhaustive %s: %d cases, %d agreements, %d disagreements with the model",
+	    all_modes[mode], run->n_x, agree, run->n_x - agree);
+	check_sampled_warnings("exhaustive", mode, run->x_warnings, run->x_ms);
+}
+
+/* The stress run: every outcome against the model, and the throughput. */
+static void check_stress(const struct run *run, int mode)
+{
+	const int visible = F_NOSUID | F_NODEV | F_NOEXEC;
+	long agree = 0, total = 0;
+	int i, shown = 0;
+
+	for (i = 0; i < run->n_s; i++) {
+		const struct scase *c = &run->s[i];
+		int op = model_op_index(c->op);
+		struct model_out m;
+		bool ok = false;
+
+		if (op >= 0) {
+			m = model(mode, visible, c->requested, op,
+				  !strcmp(c->fs, "sysfs"));
+			ok = m.err ? !strcmp(c->ret, m.err) :
+				     !strcmp(c->ret, "0") && c->flags == m.landed;
+		}
+		total += c->n;
+		if (ok) {
+			agree += c->n;
+		} else if (shown++ < 10) {
+			char req[64];
+
+			format_flags(c->requested, req, sizeof(req));
+			printf("# disagreement: %s %s requesting %s: kernel %s, %ld times\n",
+			       c->fs, c->op, req, c->ret, c->n);
+		}
+	}
+	printf("# stress %s: %ld operations in %.1f s, %.0f ops/s, %ld disagreements\n",
+	       all_modes[mode], total, run->s_ms / 1000.0,
+	       run->s_ms > 0 ? total * 1000.0 / run->s_ms : 0.0, total - agree);
+	tap(run->s_ms >= 0 && !run->s_failed && total > 0 && total == run->s_ops,
+	    "stress %s: every worker finished and reported (%ld operations)",
+	    all_modes[mode], total);
+	tap(total > 0 && agree == total,
+	    "stress %s: %ld operations, %ld disagreements with the model, %.0f ops/s",
+	    all_modes[mode], total, total - agree,
+	    run->s_ms > 0 ? total * 1000.0 / run->s_ms : 0.0);
+	check_sampled_warnings("stress", mode, run->s_warnings, run->s_ms);
+}
+
 static void check_scenarios(const struct spec *spec, const struct run *run,
 			    int mode, const char *only)
 {
@@ -253,9 +370,13 @@ static int need_mode(const char *mode)
 }
 
 /* Judge a variant's results and console: the body of boot and check. */
+static bool wants(const char *steps, const char *step)
+{
+	return strstr(steps, step) != NULL;
+}
+
 static void judge_variant(const struct opts *o, const struct spec *spec,
-			  int mode, const char *results, const char *console,
-			  bool want_selftest)
+			  int mode, const char *results, const char *console)
 {
 	struct lines con;
 	struct run run;
@@ -272,9 +393,14 @@ static void judge_variant(const struct opts *o, const struct spec *spec,
 	check_kunit(&con, "proc_sysfs_mount_flags");
 	check_kunit_cases(&con, "proc_sysfs_mount_flags");
 	check_splats(&con);
-	check_scenarios(spec, &run, mode, o->scenario);
-	if (want_selftest)
+	if (wants(o->steps, "matrix"))
+		check_scenarios(spec, &run, mode, o->scenario);
+	if (wants(o->steps, "selftest"))
 		check_selftest(&run);
+	if (wants(o->steps, "exhaustive"))
+		check_exhaustive(&run, mode);
+	if (wants(o->steps, "stress"))
+		check_stress(&run, mode);
 	run_free(&run);
 }
 
@@ -293,8 +419,10 @@ static int boot(const struct opts *o)
 	if (!o->kernel || !o->initrd || !o->dir || !o->spec)
 		usage();
 	load_spec(o->spec, &spec);
-	snprintf(results, sizeof(results), "%s/results-%s.txt", o->dir, o->mode);
-	snprintf(console, sizeof(console), "%s/console-%s.log", o->dir, o->mode);
+	snprintf(results, sizeof(results), "%s/results-%s.txt", o->dir,
+		 o->tag ? o->tag : o->mode);
+	snprintf(console, sizeof(console), "%s/console-%s.log", o->dir,
+		 o->tag ? o->tag : o->mode);
 	snprintf(append, sizeof(append),
 		 "console=ttyS0 panic=-1 oops=panic tsc=unstable PSMF_RUN=%s%s%s",
 		 o->steps, o->scenario ? " PSMF_SCENARIO=" : "",
@@ -348,8 +476,7 @@ static int boot(const struct opts *o)
 	if (timed_out)
 		tap(false, "%s guest finished within %d s (hung: killed; raise -Dtimeout= if the machine is just slow)",
 		    o->mode, o->timeout);
-	judge_variant(o, &spec, mode, results, console,
-		      strstr(o->steps, "selftest") != NULL);
+	judge_variant(o, &spec, mode, results, console);
 	return tap_end();
 }
 
@@ -362,7 +489,7 @@ static int check(const struct opts *o)
 		usage();
 	load_spec(o->spec, &spec);
 	judge_variant(o, &spec, mode, o->results,
-		      o->console ? o->console : "/dev/null", true);
+		      o->console ? o->console : "/dev/null");
 	return tap_end();
 }
 
@@ -531,6 +658,7 @@ int main(int argc, char **argv)
 		{ "scenario", 1, 0, 'S' }, { "results", 1, 0, 'R' },
 		{ "console", 1, 0, 'c' }, { "docs", 1, 0, 'D' },
 		{ "smp", 1, 0, 'p' }, { "memory", 1, 0, 'M' },
+		{ "tag", 1, 0, 'T' },
 		{ 0 }
 	};
 	struct opts o = {
@@ -560,6 +688,7 @@ int main(int argc, char **argv)
 		case 'D': o.docs = optarg; break;
 		case 'p': o.smp = atoi(optarg); break;
 		case 'M': o.memory = atoi(optarg); break;
+		case 'T': o.tag = optarg; break;
 		default: usage();
 		}
 	}

@@ -248,6 +248,8 @@ int run_load(const char *path, struct run *run)
 	FILE *f = fopen(path, "r");
 
 	memset(run, 0, sizeof(*run));
+	run->x_ms = -1;
+	run->s_ms = -1;
 	snprintf(run->end, sizeof(run->end), "the guest never reported its end");
 	if (!f)
 		return -1;
@@ -267,9 +269,44 @@ int run_load(const char *path, struct run *run)
 
 			if (sscanf(line, "kmsg %63s %n", name, &off) != 1 || !off)
 				continue;
+			if (!strncmp(line + off, "VFS: process '", 14)) {
+				if (!strcmp(name, "exhaustive"))
+					run->x_warnings++;
+				if (!strcmp(name, "stress"))
+					run->s_warnings++;
+			}
 			r = find_mut(run, name);
 			if (r && r->n_lines < MAX_LINES)
 				r->lines[r->n_lines++] = strdup(line + off);
+		} else if (!strncmp(line, "x ", 2)) {
+			struct xcase c;
+			char flags[64];
+
+			if (sscanf(line, "x %7s %d %d %15s ret=%15s flags=%63s",
+				   c.fs, &c.visible, &c.requested, c.op, c.ret,
+				   flags) != 6)
+				continue;
+			c.flags = strcmp(flags, "none") ? parse_flags(flags) : -1;
+			run->x = realloc(run->x, sizeof(*run->x) * (run->n_x + 1));
+			run->x[run->n_x++] = c;
+		} else if (!strncmp(line, "s ", 2)) {
+			struct scase c;
+			char flags[64];
+
+			if (sscanf(line, "s %7s %d %15s ret=%15s flags=%63s n=%ld",
+				   c.fs, &c.requested, c.op, c.ret, flags,
+				   &c.n) != 6)
+				continue;
+			c.flags = strcmp(flags, "none") ? parse_flags(flags) : -1;
+			run->s = realloc(run->s, sizeof(*run->s) * (run->n_s + 1));
+			run->s[run->n_s++] = c;
+		} else if (!strncmp(line, "stress-worker ops=", 18)) {
+			run->s_ops += atol(line + 18);
+		} else if (!strncmp(line, "stress-end ", 11)) {
+			sscanf(line, "stress-end workers=%*d failed=%d ms=%ld",
+			       &run->s_failed, &run->s_ms);
+		} else if (!strncmp(line, "exhaustive-end ms=", 18)) {
+			run->x_ms = atol(line + 18);
 		} else if (!strncmp(line, "selftest-exit ", 14)) {
 			run->selftest_exit = atoi(line + 14);
 		} else if (!strncmp(line, "selftest ", 9)) {
@@ -296,6 +333,8 @@ void run_free(struct run *run)
 			free(run->res[i].lines[j]);
 	for (i = 0; i < run->n_selftest; i++)
 		free(run->selftest[i]);
+	free(run->x);
+	free(run->s);
 }
 
 /* The exact line the warn phase must log for @r. */

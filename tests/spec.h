@@ -50,6 +50,19 @@ struct result {
 	char *lines[MAX_LINES];	/* kernel lines logged during the scenario */
 };
 
+/* One case of the exhaustive run. */
+struct xcase {
+	char fs[8], op[16], ret[16];
+	int visible, requested, flags;
+};
+
+/* An outcome of the stress run, and how often one worker saw it. */
+struct scase {
+	char fs[8], op[16], ret[16];
+	int requested, flags;
+	long n;
+};
+
 struct run {
 	char release[64];
 	bool ended;		/* "end ok" seen */
@@ -61,6 +74,14 @@ struct run {
 	int n_selftest;
 	char *selftest[512];	/* the kselftest's TAP, as printed */
 	int selftest_exit;
+	int n_x;
+	struct xcase *x;	/* the exhaustive run's cases */
+	long x_ms;		/* its duration; -1 until it ended */
+	int x_warnings;		/* warning lines it caused (rate limited) */
+	int n_s;
+	struct scase *s;	/* the stress run's outcome counts */
+	long s_ms, s_ops;	/* its duration (-1 until it ended), operations */
+	int s_warnings, s_failed;
 };
 
 /* A judgement: whether the observation matches the cell, and why not. */

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stress: several processes, each in its own user, mount, pid and net
+ * namespaces, mount, bind, remount, mount_setattr and unmount proc and
+ * sysfs in parallel for a bounded time.  Each process counts the outcomes
+ * it saw per (filesystem, requested flags, operation) and reports them;
+ * the host compares every outcome with its model.
+ *
+ *   s <fs> <requested> <op> ret=<0|ENAME> flags=<landed|none> n=<count>
+ *   stress-end workers=<n> ops=<n> ms=<n>
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include "guest.h"
+
+#define WORKERS 4
+#define SECONDS 3
+#define MAX_OUTCOMES 4
+
+static const char *const fss[] = { "proc", "sysfs" };
+static const char *const op_names[] = {
+	[OP_MOUNT] = "mount", [OP_FSMOUNT] = "fsmount",
+	[OP_REMOUNT] = "remount", [OP_BIND_REMOUNT] = "bindremount",
+	[OP_SETATTR] = "setattr",
+};
+
+struct outcome {
+	int err, landed;
+	long n;
+};
+
+/* [fs][requested][op]: the distinct outcomes seen, with their counts */
+static struct outcome seen[2][16][OP_SETATTR + 1][MAX_OUTCOMES];
+
+static void count(int fs, int requested, enum op op, int err, int landed)
+{
+	struct outcome *o = seen[fs][requested][op];
+	int i;
+
+	for (i = 0; i < MAX_OUTCOMES; i++) {
+		if (o[i].n && (o[i].err != err || o[i].landed != landed))
+			continue;
+		o[i].err = err;
+		o[i].landed = landed;
+		o[i].n++;
+		return;
+	}
+	/* More distinct outcomes than kept: that alone is a disagreement. */
+	report("s %s %d %s ret=too-many flags=none n=1\n", fss[fs], requested,
+	       op_names[op]);
+}
+
+/* One random operation on this worker's /mnt/t (and /mnt/b). */
+static void one_op(unsigned int *seed)
+{
+	int fs = rand_r(seed) % 2, requested = rand_r(seed) % 16;
+	enum op op = rand_r(seed) % (OP_SETATTR + 1);
+	const char *target = "/mnt/t";
+	int err, landed = -1;
+
+	if (op == OP_MOUNT || op == OP_FSMOUNT) {
+		err = op == OP_MOUNT ? fresh_mount(fss[fs], target, requested) :
+				       fs_mount_api(fss[fs], target, requested);
+		err = err ? errno : 0;
+	} else {
+		if (fresh_mount(fss[fs], target, F_EXEC))
+			die("stress: fresh mount before the change");
+		if (rand_r(seed) % 2) {	/* or on a bind of a subdirectory */
+			if (mount(fs ? "/mnt/t/kernel" : "/mnt/t/sys", "/mnt/b",
+				  NULL, MS_BIND, NULL))
+				die("stress: bind of a subdirectory");
+			target = "/mnt/b";
+		}
+		err = change_flags(op, target, requested) ? errno : 0;
+	}
+	if (!err)
+		landed = landed_flags(target);
+	count(fs, requested, op, err, landed);
+	if (!strcmp(target, "/mnt/b") && umount2("/mnt/b", MNT_DETACH))
+		die("stress: umount /mnt/b");
+	if ((!err || op >= OP_REMOUNT) && umount2("/mnt/t", MNT_DETACH))
+		die("stress: umount /mnt/t");
+}
+
+static void worker(int id)
+{
+	unsigned int seed = 0x5eed + id;
+	long end = now_ms() + SECONDS * 1000, ops = 0;
+	char flags[64];
+	int f, r, o, i;
+
+	host_layout(F_EXEC);
+	enter_container(1);
+	while (now_ms() < end) {
+		one_op(&seed);
+		ops++;
+	}
+	for (f = 0; f < 2; f++)
+		for (r = 0; r < 16; r++)
+			for (o = 0; o <= OP_SETATTR; o++)
+				for (i = 0; i < MAX_OUTCOMES; i++) {
+					struct outcome *x = &seen[f][r][o][i];
+
+					if (!x->n)
+						continue;
+					if (x->landed < 0)
+						snprintf(flags, sizeof(flags), "none");
+					else
+						flag_names(x->landed, flags, sizeof(flags));
+					report("s %s %d %s ret=%s flags=%s n=%ld\n",
+					       fss[f], r, op_names[o],
+					       x->err ? errno_name(x->err) : "0",
+					       flags, x->n);
+				}
+	report("stress-worker ops=%ld\n", ops);
+	_exit(0);
+}
+
+void run_stress(void)
+{
+	long start = now_ms();
+	pid_t pids[WORKERS];
+	int i, kmsg, failed = 0;
+
+	kmsg = kmsg_open_at_end();
+	for (i = 0; i < WORKERS; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			die("fork");
+		if (pids[i] == 0)
+			worker(i);
+	}
+	for (i = 0; i < WORKERS; i++)
+		if (wait_child(pids[i]))
+			failed++;
+	kmsg_forward(kmsg, "stress", NULL);
+	close(kmsg);
+	report("stress-end workers=%d failed=%d ms=%ld\n", WORKERS, failed,
+	       now_ms() - start);
+}
