@@ -49,9 +49,10 @@ int fresh_mount(const char *fs, const char *target, int f);
 int fs_mount_api(const char *fs, const char *target, int f);
 int change_flags(enum op op, const char *target, int f);
 
-/* exhaustive.c, stress.c */
+/* exhaustive.c, stress.c, bench.c */
 void run_exhaustive(void);
 void run_stress(void);
+void run_bench(void);
 
 /* kmsg.c */
 const char *errno_name(int err);

@@ -541,6 +541,8 @@ int main(void)
 		run_exhaustive();
 	if (wanted(steps, "stress"))
 		run_stress();
+	if (wanted(steps, "bench"))
+		run_bench();
 	report("end ok\n");
 	sync();
 	reboot(RB_AUTOBOOT);

@@ -5,7 +5,9 @@
 # seeded with a copy of a built one: the second and third variants cost a
 # recompile and a relink, and later builds of each mode are incremental.
 #
-# usage: build.sh TREE CONFIGS_DIR OUTDIR MODE...
+# usage: build.sh TREE CONFIGS_DIR OUTDIR VARIANT...
+#   VARIANT is a mode (legacy, warn, enforce), or debug-MODE for the mode
+#   with configs/debug.config on top of configs/base.config.
 set -eu
 tree=$(cd "$1" && pwd) configs=$(cd "$2" && pwd) out=$(cd "$3" && pwd)
 shift 3
@@ -31,13 +33,21 @@ check_fragment() {
 	done
 }
 
-# What a mode's .config depends on: its fragments, and the Kconfig files
+# The fragments of a variant, in merge order.
+fragments() {
+	case $1 in
+	debug-*) echo "$configs/base.config $configs/debug.config $configs/${1#debug-}.config" ;;
+	*) echo "$configs/base.config $configs/$1.config" ;;
+	esac
+}
+
+# What a variant's .config depends on: its fragments, and the Kconfig files
 # of the tree (those the series touches; the others come from the tarball,
 # whose extraction starts a fresh build directory anyway).
 config_key() {
 	{
 		head -n 5 "$tree/Makefile"	# the kernel version
-		cat "$configs/base.config" "$configs/$1.config"
+		cat $(fragments "$1")
 		sed -n 's,^+++ b/\(.*Kconfig[^[:space:]]*\).*,\1,p' "$tree"/.series-applied/*.patch |
 			sort -u | while read -r f; do cat "$tree/$f"; done
 	} | sha256sum | cut -d' ' -f1
@@ -59,8 +69,9 @@ park	# left over from an interrupted build
 
 seed=
 for mode; do
-	[ -r "$configs/$mode.config" ] || fail "no fragment $configs/$mode.config for mode '$mode'"
-	[ -r "$configs/base.config" ] || fail "no fragment $configs/base.config"
+	for frag in $(fragments "$mode"); do
+		[ -r "$frag" ] || fail "no fragment $frag for variant '$mode'"
+	done
 	rm -f "$out/bzImage-$mode"
 	if [ -d "$out/kbuild-$mode" ]; then
 		mv "$out/kbuild-$mode" "$work"
@@ -76,10 +87,11 @@ for mode; do
 		rm -f "$work/.psmf-config-key"
 		make -s -C "$tree" O="$work" tinyconfig >/dev/null
 		"$tree/scripts/kconfig/merge_config.sh" -m -O "$work" "$work/.config" \
-			"$configs/base.config" "$configs/$mode.config" >/dev/null
+			$(fragments "$mode") >/dev/null
 		make -s -C "$tree" O="$work" olddefconfig >/dev/null
-		check_fragment "$configs/base.config" "$work/.config"
-		check_fragment "$configs/$mode.config" "$work/.config"
+		for frag in $(fragments "$mode"); do
+			check_fragment "$frag" "$work/.config"
+		done
 		echo "$key" > "$work/.psmf-config-key"
 	fi
 	cp "$work/.config" "$out/config-$mode"

@@ -11,21 +11,26 @@
 set -eu
 src=$(cd "$1" && pwd) work=$2
 rm -rf "$work"
-mkdir -p "$work/src"
+mkdir -p "$work/src" "$work/snapshot"
 work=$(cd "$work" && pwd)
 
 now() { date +%s.%N; }
 since() { echo "$(now) - $1" | bc; }
 quiet() { "$@" > "$work/last.log" 2>&1 || { tail -30 "$work/last.log"; exit 1; }; }
 
-(cd "$src" && cp -a kernel configs initramfs tests meson.build meson_options.txt "$work/src/")
+# Build from copies, taken now: B's copy gets a patch changed, A and C
+# build the snapshot.
+for d in src snapshot; do
+	(cd "$src" && cp -a kernel configs initramfs tests meson.build meson_options.txt "$work/$d/")
+done
+src=$work/snapshot
 
 echo "A: clean build, legacy only"
-quiet meson setup "$work/a" "$src" -Dmodes=legacy
+quiet meson setup "$work/a" "$src" -Dmodes=legacy -Ddebug_kernels=false
 t=$(now); quiet meson compile -C "$work/a"; t1=$(since "$t")
 
 echo "B: clean build, legacy warn enforce"
-quiet meson setup "$work/b" "$work/src"
+quiet meson setup "$work/b" "$work/src" -Ddebug_kernels=false
 t=$(now); quiet meson compile -C "$work/b"; t3=$(since "$t")
 sums_b=$(cd "$work/b" && sha256sum bzImage-* initramfs.cpio)
 
@@ -38,7 +43,7 @@ grep -q 'state is our own, so that' "$p" || { echo "bench: could not change $p";
 t=$(now); quiet meson compile -C "$work/b"; tpatch=$(since "$t")
 
 echo "C: clean build, enforce then warn"
-quiet meson setup "$work/c" "$src" -Dmodes=enforce,warn
+quiet meson setup "$work/c" "$src" -Dmodes=enforce,warn -Ddebug_kernels=false
 quiet meson compile -C "$work/c"
 sums_a=$(cd "$work/a" && sha256sum bzImage-legacy initramfs.cpio)
 sums_c=$(cd "$work/c" && sha256sum bzImage-enforce bzImage-warn initramfs.cpio)

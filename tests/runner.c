@@ -323,6 +323,21 @@ static void check_stress(const struct run *run, int mode)
 	check_sampled_warnings("stress", mode, run->s_warnings, run->s_ms);
 }
 
+/* The mount-path benchmark: report, the ratios are for the caller. */
+static void check_bench(const struct run *run, int mode)
+{
+	int i;
+
+	for (i = 0; i < run->n_bench; i++)
+		printf("# bench %s %s: %.1f mount+umount/s (%ld in %ld ms)\n",
+		       all_modes[mode], run->bench[i].label,
+		       run->bench[i].ms > 0 ?
+		       run->bench[i].ops * 1000.0 / run->bench[i].ms : 0.0,
+		       run->bench[i].ops, run->bench[i].ms);
+	tap(run->n_bench == 2, "bench %s: both measurements ran",
+	    all_modes[mode]);
+}
+
 static void check_scenarios(const struct spec *spec, const struct run *run,
 			    int mode, const char *only)
 {
@@ -401,6 +416,8 @@ static void judge_variant(const struct opts *o, const struct spec *spec,
 		check_exhaustive(&run, mode);
 	if (wants(o->steps, "stress"))
 		check_stress(&run, mode);
+	if (wants(o->steps, "bench"))
+		check_bench(&run, mode);
 	run_free(&run);
 }
 

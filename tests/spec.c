@@ -305,6 +305,12 @@ int run_load(const char *path, struct run *run)
 		} else if (!strncmp(line, "stress-end ", 11)) {
 			sscanf(line, "stress-end workers=%*d failed=%d ms=%ld",
 			       &run->s_failed, &run->s_ms);
+		} else if (!strncmp(line, "bench ", 6) && run->n_bench < 4) {
+			if (sscanf(line, "bench %31s ops=%ld ms=%ld",
+				   run->bench[run->n_bench].label,
+				   &run->bench[run->n_bench].ops,
+				   &run->bench[run->n_bench].ms) == 3)
+				run->n_bench++;
 		} else if (!strncmp(line, "exhaustive-end ms=", 18)) {
 			run->x_ms = atol(line + 18);
 		} else if (!strncmp(line, "selftest-exit ", 14)) {
@@ -356,8 +362,10 @@ bool is_splat(const char *line)
 	static const char *const marks[] = {
 		"WARNING:", "BUG:", "Oops", "Kernel panic", "Call Trace:",
 		"possible circular locking", "possible recursive locking",
-		"lockdep", "UBSAN:", "KASAN:", "general protection fault",
-		"list_add corruption", "list_del corruption",
+		"inconsistent lock state", "suspicious RCU usage",
+		"DEBUG_LOCKS_WARN_ON", "possible deadlock", "UBSAN:", "KASAN:",
+		"general protection fault", "list_add corruption",
+		"list_del corruption",
 	};
 	size_t i;
 

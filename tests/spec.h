@@ -82,6 +82,11 @@ struct run {
 	struct scase *s;	/* the stress run's outcome counts */
 	long s_ms, s_ops;	/* its duration (-1 until it ended), operations */
 	int s_warnings, s_failed;
+	int n_bench;
+	struct {
+		char label[32];
+		long ops, ms;
+	} bench[4];		/* the mount-path benchmark */
 };
 
 /* A judgement: whether the observation matches the cell, and why not. */
