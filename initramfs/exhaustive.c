@@ -83,6 +83,7 @@ void run_exhaustive(void)
 	size_t f;
 	pid_t pid;
 
+	wait_fresh_ratelimit();
 	kmsg = kmsg_open_at_end();
 	for (f = 0; f < 2; f++) {
 		for (visible = 0; visible <= F_ALL; visible++) {
@@ -101,7 +102,7 @@ void run_exhaustive(void)
 		}
 	}
 	/* Warning lines are sampled by the rate limit: forwarded, not judged. */
-	kmsg_forward(kmsg, "exhaustive", NULL);
+	kmsg_forward(kmsg, "exhaustive", count_warnings);
 	close(kmsg);
 	report("exhaustive-end ms=%ld\n", now_ms() - start);
 }

@@ -54,6 +54,13 @@ void run_exhaustive(void);
 void run_stress(void);
 void run_bench(void);
 
+/* userspace.c */
+void run_userspace(void);
+
+/* init.c: the warning's rate limit, as the guest sees it */
+void count_warnings(const char *line);
+void wait_fresh_ratelimit(void);
+
 /* kmsg.c */
 const char *errno_name(int err);
 int kmsg_open_at_end(void);

@@ -128,6 +128,7 @@ void run_stress(void)
 	pid_t pids[WORKERS];
 	int i, kmsg, failed = 0;
 
+	wait_fresh_ratelimit();
 	kmsg = kmsg_open_at_end();
 	for (i = 0; i < WORKERS; i++) {
 		pids[i] = fork();
@@ -139,7 +140,7 @@ void run_stress(void)
 	for (i = 0; i < WORKERS; i++)
 		if (wait_child(pids[i]))
 			failed++;
-	kmsg_forward(kmsg, "stress", NULL);
+	kmsg_forward(kmsg, "stress", count_warnings);
 	close(kmsg);
 	report("stress-end workers=%d failed=%d ms=%ld\n", WORKERS, failed,
 	       now_ms() - start);

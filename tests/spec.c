@@ -239,6 +239,20 @@ static void parse_scenario(struct run *run, const char *line)
 	run->n++;
 }
 
+/* The tool named by the first word of @s; *off: where the rest starts. */
+static struct tool_run *find_tool(struct run *run, const char *s, int *off)
+{
+	size_t len = strcspn(s, " ");
+	int i;
+
+	*off = len + (s[len] == ' ');
+	for (i = 0; i < run->n_tools; i++)
+		if (strlen(run->tools[i].name) == len &&
+		    !strncmp(run->tools[i].name, s, len))
+			return &run->tools[i];
+	return NULL;
+}
+
 /* Read the guest's results channel. */
 int run_load(const char *path, struct run *run)
 {
@@ -264,8 +278,9 @@ int run_load(const char *path, struct run *run)
 		} else if (!strncmp(line, "scenario ", 9)) {
 			parse_scenario(run, line);
 		} else if (!strncmp(line, "kmsg ", 5)) {
+			struct tool_run *t;
 			struct result *r;
-			int off = 0;
+			int off = 0, toff;
 
 			if (sscanf(line, "kmsg %63s %n", name, &off) != 1 || !off)
 				continue;
@@ -278,6 +293,9 @@ int run_load(const char *path, struct run *run)
 			r = find_mut(run, name);
 			if (r && r->n_lines < MAX_LINES)
 				r->lines[r->n_lines++] = strdup(line + off);
+			t = find_tool(run, line + 5, &toff);
+			if (t && t->n_lines < 16)
+				t->lines[t->n_lines++] = strdup(line + off);
 		} else if (!strncmp(line, "x ", 2)) {
 			struct xcase c;
 			char flags[64];
@@ -305,6 +323,18 @@ int run_load(const char *path, struct run *run)
 		} else if (!strncmp(line, "stress-end ", 11)) {
 			sscanf(line, "stress-end workers=%*d failed=%d ms=%ld",
 			       &run->s_failed, &run->s_ms);
+		} else if (!strncmp(line, "tool ", 5) && run->n_tools < 8) {
+			struct tool_run *t = &run->tools[run->n_tools];
+
+			if (sscanf(line, "tool %63s version=%127s exit=%d ms=%ld",
+				   t->name, t->version, &t->exit, &t->ms) == 4)
+				run->n_tools++;
+		} else if (!strncmp(line, "toolout ", 8)) {
+			int off;
+			struct tool_run *t = find_tool(run, line + 8, &off);
+
+			if (t && t->n_out < 40)
+				t->out[t->n_out++] = strdup(line + 8 + off);
 		} else if (!strncmp(line, "bench ", 6) && run->n_bench < 4) {
 			if (sscanf(line, "bench %31s ops=%ld ms=%ld",
 				   run->bench[run->n_bench].label,
@@ -339,6 +369,12 @@ void run_free(struct run *run)
 			free(run->res[i].lines[j]);
 	for (i = 0; i < run->n_selftest; i++)
 		free(run->selftest[i]);
+	for (i = 0; i < run->n_tools; i++) {
+		for (j = 0; j < run->tools[i].n_lines; j++)
+			free(run->tools[i].lines[j]);
+		for (j = 0; j < run->tools[i].n_out; j++)
+			free(run->tools[i].out[j]);
+	}
 	free(run->x);
 	free(run->s);
 }

@@ -63,6 +63,16 @@ struct scase {
 	long n;
 };
 
+/* A real container tool's run (the userspace suite). */
+struct tool_run {
+	char name[64], version[128];
+	int exit;		/* -1: killed at the time limit */
+	long ms;
+	int n_lines, n_out;
+	char *lines[16];	/* kernel lines it caused */
+	char *out[40];		/* its output */
+};
+
 struct run {
 	char release[64];
 	bool ended;		/* "end ok" seen */
@@ -82,6 +92,8 @@ struct run {
 	struct scase *s;	/* the stress run's outcome counts */
 	long s_ms, s_ops;	/* its duration (-1 until it ended), operations */
 	int s_warnings, s_failed;
+	int n_tools;
+	struct tool_run tools[8];
 	int n_bench;
 	struct {
 		char label[32];

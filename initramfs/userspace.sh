@@ -1,0 +1,39 @@
+#!/bin/sh
+# Pack the real container tools for the userspace suite: each binary with
+# the shared libraries ldd lists for it, and /bin/psmf-probe, into an
+# initramfs that is appended to the test guest's.
+#
+# usage: userspace.sh TREE PROBE OUTPUT BINARY:PACKAGE...
+set -eu
+tree=$1 probe=$2 out=$3
+shift 3
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+
+add() {	# copy $1 into the stage at the same path, following links
+	[ -e "$stage/root$1" ] && return 0
+	mkdir -p "$stage/root$(dirname "$1")"
+	cp -L "$1" "$stage/root$1"
+}
+
+for spec; do
+	bin=${spec%%:*} pkg=${spec#*:}
+	[ -x "$bin" ] || { echo "userspace.sh: $bin not found: apt-get install $pkg" >&2; exit 1; }
+	add "$bin"
+	for lib in $(ldd "$bin" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }'); do
+		add "$lib"
+	done
+done
+mkdir -p "$stage/root/bin"
+cp "$probe" "$stage/root/bin/psmf-probe"
+find "$stage/root" -exec touch -h -d @0 {} +
+
+# A gen_init_cpio list, sorted so that the archive does not depend on
+# the order the file system returns names in.
+(cd "$stage/root" && find . -mindepth 1 -type d | sort | sed 's,^\.,,' |
+	while read -r d; do echo "dir $d 0755 0 0"; done
+ cd "$stage/root" && find . -type f | sort | sed 's,^\.,,' |
+	while read -r f; do echo "file $f $stage/root$f 0755 0 0"; done) > "$stage/list"
+cc -O2 -o "$stage/gen_init_cpio" "$tree/usr/gen_init_cpio.c"
+"$stage/gen_init_cpio" -t 0 "$stage/list" > "$out.tmp"
+mv "$out.tmp" "$out"
