@@ -2,8 +2,9 @@
 # Mount-path benchmark: mount+umount of proc in a user namespace, plain and
 # with 1000 other mounts, per variant, as a ratio to legacy measured in
 # this one run.  Variants are booted one at a time, in ROUNDS interleaved
-# rounds; each figure is the median of its rounds.  Not a test: timings
-# under TCG depend on the machine.
+# rounds; each figure is the median of its rounds.  QEMU runs with
+# -icount, so the guest's clock counts executed instructions (1 ns each)
+# and the figures do not depend on the host's load; they are not a test.
 #
 # usage: bench-mount.sh BUILDDIR [ROUNDS]
 set -eu
@@ -16,7 +17,7 @@ for r in $(seq "$rounds"); do
 	for m in legacy warn enforce; do
 		"$build/runner" boot --mode "$m" --kernel "$build/bzImage-$m" \
 			--initrd "$build/initramfs.cpio" --spec "$here/spec.md" \
-			--dir "$out" --run bench --tag "bench-$m-$r" > "$out/$m-$r.tap" ||
+			--dir "$out" --run bench --tag "bench-$m-$r" --icount > "$out/$m-$r.tap" ||
 			{ cat "$out/$m-$r.tap"; exit 1; }
 		sed -n "s/^# bench $m \([a-z0-9-]*\): \([0-9.]*\) .*/$m \1 \2/p" "$out/$m-$r.tap"
 	done

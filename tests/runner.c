@@ -30,6 +30,7 @@ struct opts {
 	const char *mode, *kernel, *initrd, *spec, *dir, *accel, *steps;
 	const char *scenario, *results, *console, *docs, *tag;
 	int timeout, smp, memory;
+	bool icount;	/* guest time counts instructions: for benchmarks */
 };
 
 /* TAP */
@@ -60,7 +61,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: runner boot --mode MODE --kernel BZIMAGE --initrd CPIO --spec SPEC --dir DIR\n"
 		"                   [--accel tcg|kvm] [--timeout S] [--run STEPS] [--scenario NAME]\n"
-		"                   [--tag NAME] [--smp N] [--memory MB]\n"
+		"                   [--tag NAME] [--smp N] [--memory MB] [--icount]\n"
 		"       runner check --mode MODE --spec SPEC --results FILE [--console FILE]\n"
 		"       runner cross --spec SPEC --dir DIR [--docs FILE]\n"
 		"       runner mutate --spec SPEC --dir DIR\n"
@@ -563,7 +564,9 @@ static int boot(const struct opts *o)
 		       "-nodefaults", "-display", "none", "-no-reboot",
 		       "-kernel", o->kernel, "-initrd", o->initrd,
 		       "-append", append, "-serial", ser0, "-serial", ser1,
-		       (char *)NULL);
+		       /* one virtual ns per guest instruction, whatever the host does */
+		       o->icount ? "-icount" : (char *)NULL,
+		       "shift=0,sleep=off,align=off", (char *)NULL);
 		fprintf(stderr, "runner: cannot run qemu-system-x86_64: %s (apt-get install qemu-system-x86)\n",
 			strerror(errno));
 		_exit(127);
@@ -775,7 +778,7 @@ int main(int argc, char **argv)
 		{ "scenario", 1, 0, 'S' }, { "results", 1, 0, 'R' },
 		{ "console", 1, 0, 'c' }, { "docs", 1, 0, 'D' },
 		{ "smp", 1, 0, 'p' }, { "memory", 1, 0, 'M' },
-		{ "tag", 1, 0, 'T' },
+		{ "tag", 1, 0, 'T' }, { "icount", 0, 0, 'I' },
 		{ 0 }
 	};
 	struct opts o = {
@@ -806,6 +809,7 @@ int main(int argc, char **argv)
 		case 'p': o.smp = atoi(optarg); break;
 		case 'M': o.memory = atoi(optarg); break;
 		case 'T': o.tag = optarg; break;
+		case 'I': o.icount = true; break;
 		default: usage();
 		}
 	}
