@@ -28,7 +28,7 @@
 
 struct opts {
 	const char *mode, *kernel, *initrd, *spec, *dir, *accel, *steps;
-	const char *scenario, *results, *console, *docs, *tag;
+	const char *scenario, *results, *console, *tag;
 	int timeout, smp, memory;
 	bool icount;	/* guest time counts instructions: for benchmarks */
 };
@@ -63,7 +63,7 @@ static void usage(void)
 		"                   [--accel tcg|kvm] [--timeout S] [--run STEPS] [--scenario NAME]\n"
 		"                   [--tag NAME] [--smp N] [--memory MB] [--icount]\n"
 		"       runner check --mode MODE --spec SPEC --results FILE [--console FILE]\n"
-		"       runner cross --spec SPEC --dir DIR [--docs FILE]\n"
+		"       runner cross --spec SPEC --dir DIR\n"
 		"       runner mutate --spec SPEC --dir DIR\n"
 		"       runner compat --dir DIR\n"
 		"MODE is one of legacy, warn, enforce; STEPS a comma list of matrix, selftest,\n"
@@ -653,6 +653,21 @@ static bool cross_ok(enum outcome l, enum outcome w, enum outcome e,
 	return true;
 }
 
+/* The spec and the three variants' results, for cross and mutate. */
+static bool load_matrix(const struct opts *o, struct spec *spec,
+			struct run *runs, struct matrix *m)
+{
+	if (!o->dir || !o->spec)
+		usage();
+	load_spec(o->spec, spec);
+	m->spec = spec;
+	if (load_runs(o, runs, m)) {
+		tap(false, "results of all three variants are present");
+		return false;
+	}
+	return true;
+}
+
 static int cross(const struct opts *o)
 {
 	struct run runs[MAX_MODES];
@@ -661,14 +676,8 @@ static int cross(const struct opts *o)
 	char why[256];
 	int i, j;
 
-	if (!o->dir || !o->spec)
-		usage();
-	load_spec(o->spec, &spec);
-	m.spec = &spec;
-	if (load_runs(o, runs, &m)) {
-		tap(false, "results of all three variants are present");
+	if (!load_matrix(o, &spec, runs, &m))
 		return tap_end();
-	}
 	for (i = 0; i < spec.n; i++) {
 		const struct spec_row *row = &spec.row[i];
 		enum outcome seen[MAX_MODES];
@@ -689,12 +698,6 @@ static int cross(const struct opts *o)
 	}
 	tap(!report_write(&m, o->dir), "reports written: %s/matrix.md, matrix.html, matrix.json",
 	    o->dir);
-	if (o->docs) {
-		FILE *f = fopen(o->docs, "w");
-
-		tap(f && !report_markdown(&m, f) && !fclose(f),
-		    "docs copy written: %s", o->docs);
-	}
 	for (j = 0; j < MAX_MODES; j++) {
 		printf("# %s: guest ran %.1f s\n", all_modes[j],
 		       runs[j].wall_ms / 1000.0);
@@ -716,14 +719,8 @@ static int mutate(const struct opts *o)
 	size_t len = 0;
 	int i, warn = mode_index("warn"), done = 0;
 
-	if (!o->dir || !o->spec)
-		usage();
-	load_spec(o->spec, &spec);
-	m.spec = &spec;
-	if (load_runs(o, runs, &m)) {
-		tap(false, "results of all three variants are present");
+	if (!load_matrix(o, &spec, runs, &m))
 		return tap_end();
-	}
 	for (i = 0; i < spec.n && done < 2; i++) {
 		struct cell *c = &spec.row[i].cell[warn];
 		struct cell saved = *c;
@@ -776,7 +773,7 @@ int main(int argc, char **argv)
 		{ "dir", 1, 0, 'd' }, { "accel", 1, 0, 'a' },
 		{ "timeout", 1, 0, 't' }, { "run", 1, 0, 'r' },
 		{ "scenario", 1, 0, 'S' }, { "results", 1, 0, 'R' },
-		{ "console", 1, 0, 'c' }, { "docs", 1, 0, 'D' },
+		{ "console", 1, 0, 'c' },
 		{ "smp", 1, 0, 'p' }, { "memory", 1, 0, 'M' },
 		{ "tag", 1, 0, 'T' }, { "icount", 0, 0, 'I' },
 		{ 0 }
@@ -805,7 +802,6 @@ int main(int argc, char **argv)
 		case 'S': o.scenario = optarg; break;
 		case 'R': o.results = optarg; break;
 		case 'c': o.console = optarg; break;
-		case 'D': o.docs = optarg; break;
 		case 'p': o.smp = atoi(optarg); break;
 		case 'M': o.memory = atoi(optarg); break;
 		case 'T': o.tag = optarg; break;
