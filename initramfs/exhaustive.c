@@ -78,12 +78,13 @@ static void container(const char *fs, int visible)
 void run_exhaustive(void)
 {
 	static const char *const fss[] = { "proc", "sysfs" };
-	long start = now_ms();
 	int visible, kmsg;
+	long start;
 	size_t f;
 	pid_t pid;
 
 	wait_fresh_ratelimit();
+	start = now_ms();
 	kmsg = kmsg_open_at_end();
 	for (f = 0; f < 2; f++) {
 		for (visible = 0; visible <= F_ALL; visible++) {

@@ -124,11 +124,12 @@ static void worker(int id)
 
 void run_stress(void)
 {
-	long start = now_ms();
 	pid_t pids[WORKERS];
 	int i, kmsg, failed = 0;
+	long start;
 
 	wait_fresh_ratelimit();
+	start = now_ms();
 	kmsg = kmsg_open_at_end();
 	for (i = 0; i < WORKERS; i++) {
 		pids[i] = fork();
