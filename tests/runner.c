@@ -549,6 +549,11 @@ static int boot(const struct opts *o)
 	snprintf(ser1, sizeof(ser1), "file:%s", results);
 	snprintf(mem, sizeof(mem), "%dM", o->memory);
 	snprintf(smp, sizeof(smp), "%d", o->smp);
+	if (mkdir(o->dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "runner: cannot create %s: %s\n", o->dir,
+			strerror(errno));
+		return 2;
+	}
 	unlink(results);
 	unlink(console);
 
@@ -593,6 +598,9 @@ static int boot(const struct opts *o)
 	       (now_ms() - start) / 1000.0, o->accel);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		tap(false, "%s: qemu-system-x86_64 could not start", o->mode);
+	else if (!timed_out && WIFEXITED(status) && WEXITSTATUS(status))
+		tap(false, "%s: qemu-system-x86_64 exited with status %d (its message is above)",
+		    o->mode, WEXITSTATUS(status));
 	if (timed_out)
 		tap(false, "%s guest finished within %d s (hung: killed; raise -Dtimeout= if the machine is just slow)",
 		    o->mode, o->timeout);
