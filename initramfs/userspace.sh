@@ -1,7 +1,8 @@
 #!/bin/sh
 # Pack the real container tools for the userspace suite: each binary with
 # the shared libraries ldd lists for it, and /bin/psmf-probe, into an
-# initramfs that is appended to the test guest's.
+# initramfs that is appended to the test guest's.  Files keep their modes
+# (newuidmap and newgidmap are setuid root).
 #
 # usage: userspace.sh TREE PROBE OUTPUT BINARY:PACKAGE...
 set -eu
@@ -14,6 +15,7 @@ add() {	# copy $1 into the stage at the same path, following links
 	[ -e "$stage/root$1" ] && return 0
 	mkdir -p "$stage/root$(dirname "$1")"
 	cp -L "$1" "$stage/root$1"
+	echo "$1 $(stat -L -c %a "$1")" >> "$stage/modes"
 }
 
 for spec; do
@@ -26,6 +28,7 @@ for spec; do
 done
 mkdir -p "$stage/root/bin"
 cp "$probe" "$stage/root/bin/psmf-probe"
+echo "/bin/psmf-probe 755" >> "$stage/modes"
 find "$stage/root" -exec touch -h -d @0 {} +
 
 # A gen_init_cpio list, sorted so that the archive does not depend on
@@ -33,7 +36,9 @@ find "$stage/root" -exec touch -h -d @0 {} +
 (cd "$stage/root" && find . -mindepth 1 -type d | sort | sed 's,^\.,,' |
 	while read -r d; do echo "dir $d 0755 0 0"; done
  cd "$stage/root" && find . -type f | sort | sed 's,^\.,,' |
-	while read -r f; do echo "file $f $stage/root$f 0755 0 0"; done) > "$stage/list"
+	while read -r f; do
+		echo "file $f $stage/root$f $(awk -v f="$f" '$1 == f { print $2 }' "$stage/modes") 0 0"
+	done) > "$stage/list"
 cc -O2 -o "$stage/gen_init_cpio" "$tree/usr/gen_init_cpio.c"
 "$stage/gen_init_cpio" -t 0 "$stage/list" > "$out.tmp"
 mv "$out.tmp" "$out"

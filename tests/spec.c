@@ -326,8 +326,9 @@ int run_load(const char *path, struct run *run)
 		} else if (!strncmp(line, "tool ", 5) && run->n_tools < 8) {
 			struct tool_run *t = &run->tools[run->n_tools];
 
-			if (sscanf(line, "tool %63s version=%127s exit=%d ms=%ld",
-				   t->name, t->version, &t->exit, &t->ms) == 4)
+			if (sscanf(line, "tool %63s version=%127s uid=%d exit=%d ms=%ld",
+				   t->name, t->version, &t->uid, &t->exit,
+				   &t->ms) == 5)
 				run->n_tools++;
 		} else if (!strncmp(line, "toolout ", 8)) {
 			int off;

@@ -66,6 +66,7 @@ struct scase {
 /* A real container tool's run (the userspace suite). */
 struct tool_run {
 	char name[64], version[128];
+	int uid;		/* who started it in the guest */
 	int exit;		/* -1: killed at the time limit */
 	long ms;
 	int n_lines, n_out;

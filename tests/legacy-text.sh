@@ -1,0 +1,46 @@
+#!/bin/sh
+# Legacy must add no code to the mount path: build fs/namespace.o from the
+# pristine tree with the legacy variant's .config, and compare it, function
+# by function, with the legacy build's; print the .text size of every
+# variant next to the pristine one.
+#
+# usage: tests/legacy-text.sh BUILDDIR KERNELDIR
+#   BUILDDIR holds linux/ (the patched tree) and kbuild-<variant>/ (built);
+#   KERNELDIR is kernel/, for the series order.
+set -eu
+build=$(cd "$1" && pwd) series=$(cd "$2" && pwd)
+[ -f "$build/kbuild-legacy/fs/namespace.o" ] || {
+	echo "legacy-text: $build/kbuild-legacy/fs/namespace.o is missing: run 'meson compile -C $build' first" >&2
+	exit 1
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The pristine tree: the patched one, with the series reversed.
+cp -a "$build/linux" "$tmp/linux"
+for p in $(grep -v '^#' "$series/series" | tac); do
+	patch -d "$tmp/linux" -p1 -R --fuzz=0 -s < "$series/$p"
+done
+mkdir "$tmp/o"
+cp "$build/kbuild-legacy/.config" "$tmp/o/.config"
+make -s -C "$tmp/linux" O="$tmp/o" olddefconfig >/dev/null
+make -s -C "$tmp/linux" O="$tmp/o" -j"$(nproc)" fs/namespace.o >/dev/null
+
+text() { size -A "$1" | awk '$1 == ".text" { print $2 }'; }
+code() { objdump -d --no-show-raw-insn "$1" | tail -n +4; }
+
+echo "fs/namespace.o .text bytes:"
+printf '  %-10s %s\n' pristine "$(text "$tmp/o/fs/namespace.o")"
+for v in legacy warn enforce; do
+	o=$build/kbuild-$v/fs/namespace.o
+	[ -f "$o" ] && printf '  %-10s %s\n' "$v" "$(text "$o")"
+done
+code "$tmp/o/fs/namespace.o" > "$tmp/pristine.s"
+code "$build/kbuild-legacy/fs/namespace.o" > "$tmp/legacy.s"
+if cmp -s "$tmp/pristine.s" "$tmp/legacy.s"; then
+	echo "legacy: the same instructions as pristine 6.1 ($(grep -c '>:$' "$tmp/legacy.s") functions)"
+else
+	echo "legacy: the code differs from pristine 6.1:"
+	diff "$tmp/pristine.s" "$tmp/legacy.s" | head -40
+	exit 1
+fi
