@@ -27,7 +27,15 @@ make -s -C "$tmp/linux" O="$tmp/o" olddefconfig >/dev/null
 make -s -C "$tmp/linux" O="$tmp/o" -j"$(nproc)" fs/namespace.o >/dev/null
 
 text() { size -A "$1" | awk '$1 == ".text" { print $2 }'; }
-code() { objdump -d --no-show-raw-insn "$1" | tail -n +4; }
+# The instructions of each function, sorted by function name (the compiler
+# may lay functions out in another order), with addresses dropped: branch
+# targets read as <function+offset>.
+code() {
+	objdump -d --no-show-raw-insn "$1" | tail -n +4 |
+	sed -E 's/^ *[0-9a-f]+:\t//; s/[0-9a-f]+ <([^>]+)>/<\1>/g' |
+	awk '/^<[^>]+>:$/ { f = $0; next } NF { print f "\t" $0 }' |
+	sort -s -t "$(printf '\t')" -k1,1
+}
 
 echo "fs/namespace.o .text bytes:"
 printf '  %-10s %s\n' pristine "$(text "$tmp/o/fs/namespace.o")"
@@ -38,7 +46,7 @@ done
 code "$tmp/o/fs/namespace.o" > "$tmp/pristine.s"
 code "$build/kbuild-legacy/fs/namespace.o" > "$tmp/legacy.s"
 if cmp -s "$tmp/pristine.s" "$tmp/legacy.s"; then
-	echo "legacy: the same instructions as pristine 6.1 ($(grep -c '>:$' "$tmp/legacy.s") functions)"
+	echo "legacy: the same instructions as pristine 6.1 ($(cut -f1 "$tmp/legacy.s" | uniq | wc -l) functions, $(wc -l < "$tmp/legacy.s") instructions)"
 else
 	echo "legacy: the code differs from pristine 6.1:"
 	diff "$tmp/pristine.s" "$tmp/legacy.s" | head -40
