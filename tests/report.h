@@ -6,11 +6,17 @@
 
 /* The observations of all variants, as the reports show them. */
 struct matrix {
-	const struct spec *spec;
+	const struct spec *spec;		/* NULL: no matrix results */
 	const struct run *run[MAX_MODES];	/* NULL: variant not run */
+	/* The userspace suite's runs; NULL: not run (all or none). */
+	const struct run *tools[MAX_MODES];
 };
 
+const char *tool_verdict(const struct tool_run *t);
+
+/* matrix.{md,html,json} if m->spec, compat.md if m->tools. */
 int report_write(const struct matrix *m, const char *dir);
+int report_compat(const struct matrix *m, FILE *f);
 int report_markdown(const struct matrix *m, FILE *f);
 int report_html(const struct matrix *m, FILE *f);
 int report_json(const struct matrix *m, FILE *f);
