@@ -1,6 +1,10 @@
 #!/bin/sh
 # Build benchmark: prints ratios measured in this one run, and whether two
 # clean builds are bit-identical.  Not a test: timings depend on the machine.
+# The cost ratio is taken on CPU time (user + system of every process the
+# build ran): on a shared machine the wall-clock ratio of two builds moves
+# with the neighbours' load (0.90 and 1.38 in two runs here), CPU time
+# much less.  Both are printed.
 #
 #   A  clean build of one variant (legacy)
 #   B  clean build of all three (from a copy of the source)
@@ -16,6 +20,14 @@ work=$(cd "$work" && pwd)
 
 now() { date +%s.%N; }
 since() { echo "$(now) - $1" | bc; }
+# $cpu_now: CPU seconds of the children this shell has waited for, so
+# far ("times" runs in this shell: in a subshell it would see none).
+cpu() {
+	times > "$work/times"
+	cpu_now=$(awk 'NR == 2 {
+		split($1, u, "m"); split($2, s, "m"); sub("s", "", u[2]); sub("s", "", s[2])
+		print u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$work/times")
+}
 quiet() { "$@" > "$work/last.log" 2>&1 || { tail -30 "$work/last.log"; exit 1; }; }
 
 # Build from copies, taken now: B's copy gets a patch changed, A and C
@@ -27,11 +39,13 @@ src=$work/snapshot
 
 echo "A: clean build, legacy only"
 quiet meson setup "$work/a" "$src" -Dmodes=legacy -Ddebug_kernels=false
-t=$(now); quiet meson compile -C "$work/a"; t1=$(since "$t")
+cpu; c=$cpu_now; t=$(now); quiet meson compile -C "$work/a"; t1=$(since "$t")
+cpu; c1=$(echo "$cpu_now - $c" | bc)
 
 echo "B: clean build, legacy warn enforce"
 quiet meson setup "$work/b" "$work/src" -Ddebug_kernels=false
-t=$(now); quiet meson compile -C "$work/b"; t3=$(since "$t")
+cpu; c=$cpu_now; t=$(now); quiet meson compile -C "$work/b"; t3=$(since "$t")
+cpu; c3=$(echo "$cpu_now - $c" | bc)
 sums_b=$(cd "$work/b" && sha256sum bzImage-* initramfs.cpio)
 
 t=$(now); quiet meson compile -C "$work/b"; tnoop=$(since "$t")
@@ -51,8 +65,10 @@ sums_c=$(cd "$work/c" && sha256sum bzImage-enforce bzImage-warn initramfs.cpio)
 same() { echo "$sums_b" | grep -qxF "$1" && echo identical || echo DIFFERENT; }
 
 echo
-printf 'one variant, clean:               %6.1f s\n' "$t1"
-printf 'three variants, clean:            %6.1f s   ratio %.2f (bound 1.2)\n' "$t3" "$(echo "$t3 / $t1" | bc -l)"
+printf 'one variant, clean:               %6.1f s wall %7.1f s CPU\n' "$t1" "$c1"
+printf 'three variants, clean:            %6.1f s wall %7.1f s CPU\n' "$t3" "$c3"
+printf '  ratio, CPU time:                 %.2f (bound 1.2)\n' "$(echo "$c3 / $c1" | bc -l)"
+printf '  ratio, wall clock:               %.2f (moves with the machine'"'"'s load)\n' "$(echo "$t3 / $t1" | bc -l)"
 printf 'no-op meson compile:              %6.1f s   (bound 10 s)\n' "$tnoop"
 printf 'all three after a patch change:   %6.1f s   (bound 30 s)\n' "$tpatch"
 echo "reproducible across clean builds (sha256, A and C against B):"
