@@ -6,9 +6,9 @@
 #
 # usage: tests/legacy-text.sh BUILDDIR KERNELDIR
 #   BUILDDIR holds linux/ (the patched tree) and kbuild-<variant>/ (built);
-#   KERNELDIR is kernel/, for the series order.
+#   KERNELDIR is kernel/, for pristine.sh.
 set -eu
-build=$(cd "$1" && pwd) series=$(cd "$2" && pwd)
+build=$(cd "$1" && pwd) kernel=$(cd "$2" && pwd)
 [ -f "$build/kbuild-legacy/fs/namespace.o" ] || {
 	echo "legacy-text: $build/kbuild-legacy/fs/namespace.o is missing: run 'meson compile -C $build' first" >&2
 	exit 1
@@ -16,11 +16,7 @@ build=$(cd "$1" && pwd) series=$(cd "$2" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The pristine tree: the patched one, with the series reversed.
-cp -a "$build/linux" "$tmp/linux"
-for p in $(grep -v '^#' "$series/series" | tac); do
-	patch -d "$tmp/linux" -p1 -R --fuzz=0 -s < "$series/$p"
-done
+"$kernel/pristine.sh" "$build/linux" "$tmp/linux"
 mkdir "$tmp/o"
 cp "$build/kbuild-legacy/.config" "$tmp/o/.config"
 make -s -C "$tmp/linux" O="$tmp/o" olddefconfig >/dev/null

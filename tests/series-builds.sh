@@ -17,16 +17,12 @@ for m in $modes; do
 		exit 1
 	}
 done
-patches=$(grep -v '^#' "$kernel/series" | grep .)
+patches=$(grep -v '^[[:space:]]*\(#\|$\)' "$kernel/series")
 n=$(echo "$patches" | wc -l)
 echo "TAP version 13"
 echo "1..$((n * 3))"
 
-# The pristine tree: the patched one with the series reversed.
-cp -a "$build/linux" "$tmp/linux"
-for p in $(echo "$patches" | tac); do
-	patch -d "$tmp/linux" -p1 -R --fuzz=0 -s < "$kernel/$p"
-done
+"$kernel/pristine.sh" "$build/linux" "$tmp/linux"
 
 # One O= directory for every step: a step recompiles what its patch
 # touched, a change of phase fs/namespace.o.

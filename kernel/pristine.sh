@@ -1,0 +1,18 @@
+#!/bin/sh
+# Copy a tree that tree.sh made and take its series out of the copy again,
+# in reverse order, from the tree's own record of what it applied
+# (.series-applied): 6.1 as shipped, to compare with or to build on.
+#
+# usage: kernel/pristine.sh TREE DEST
+set -eu
+tree=$1 dest=$2
+applied=$tree/.series-applied
+[ -f "$applied/ok" ] || {
+	echo "pristine.sh: $tree has no complete series in it ($applied/ok is missing): run 'meson compile' first" >&2
+	exit 1
+}
+cp -a "$tree" "$dest"
+for p in $(tac "$applied/series"); do
+	patch -d "$dest" -R -p1 --fuzz=0 -s --no-backup-if-mismatch < "$applied/$p"
+done
+rm -rf "$dest/.series-applied"
