@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,6 +24,7 @@
 #include "model.h"
 #include "report.h"
 #include "spec.h"
+#include "tap.h"
 
 struct opts {
 	const char *mode, *kernel, *initrd, *spec, *dir, *accel, *steps;
@@ -32,29 +32,6 @@ struct opts {
 	int timeout, smp, memory;
 	bool icount;	/* guest time counts instructions: for benchmarks */
 };
-
-/* TAP */
-static int tap_n, tap_failed;
-
-static void tap(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", ok ? "" : "not ", ++tap_n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!ok)
-		tap_failed++;
-	fflush(stdout);
-}
-
-static int tap_end(void)
-{
-	printf("1..%d\n", tap_n);
-	return tap_failed ? 1 : 0;
-}
 
 static void usage(void)
 {
@@ -372,64 +349,6 @@ static void check_userspace(const struct run *run, int mode)
 	    run->n_tools);
 }
 
-/*
- * Results of the userspace suite's three runs into @runs and m->tools;
- * returns how many are missing.
- */
-static int load_tool_runs(const struct opts *o, struct run *runs,
-			  struct matrix *m)
-{
-	char path[4200];
-	int j, missing = 0;
-
-	for (j = 0; j < MAX_MODES; j++) {
-		snprintf(path, sizeof(path), "%s/results-userspace-%s.txt",
-			 o->dir, all_modes[j]);
-		if (run_load(path, &runs[j]) || !runs[j].n_tools) {
-			printf("# %s: no userspace results; run 'meson test -C %s --suite userspace'\n",
-			       path, o->dir);
-			missing++;
-		}
-	}
-	for (j = 0; j < MAX_MODES && !missing; j++)
-		m->tools[j] = &runs[j];
-	return missing;
-}
-
-static void load_spec(const char *path, struct spec *spec);
-static int load_runs(const struct opts *o, struct run *runs, struct matrix *m);
-
-/*
- * The compatibility table of the userspace suite's three runs: compat.md,
- * and the matrix reports again with it when the matrix has results.
- */
-static int compat(const struct opts *o)
-{
-	struct run tools[MAX_MODES], runs[MAX_MODES] = { 0 };
-	struct matrix m = { 0 };
-	struct spec spec;
-	int j;
-
-	if (!o->dir)
-		usage();
-	if (load_tool_runs(o, tools, &m)) {
-		tap(false, "userspace results of all three variants are present");
-		return tap_end();
-	}
-	if (o->spec) {
-		load_spec(o->spec, &spec);
-		if (!load_runs(o, runs, &m))
-			m.spec = &spec;
-	}
-	tap(!report_write(&m, o->dir), "compatibility table written: %s/compat.md%s",
-	    o->dir, m.spec ? ", and into matrix.md, matrix.html, matrix.json" : "");
-	for (j = 0; j < MAX_MODES; j++) {
-		run_free(&tools[j]);
-		run_free(&runs[j]);
-	}
-	return tap_end();
-}
-
 static void check_scenarios(const struct spec *spec, const struct run *run,
 			    int mode, const char *only)
 {
@@ -667,6 +586,61 @@ static bool load_matrix(const struct opts *o, struct spec *spec,
 		return false;
 	}
 	return true;
+}
+
+/*
+ * Results of the userspace suite's three runs into @runs and m->tools;
+ * returns how many are missing.
+ */
+static int load_tool_runs(const struct opts *o, struct run *runs,
+			  struct matrix *m)
+{
+	char path[4200];
+	int j, missing = 0;
+
+	for (j = 0; j < MAX_MODES; j++) {
+		snprintf(path, sizeof(path), "%s/results-userspace-%s.txt",
+			 o->dir, all_modes[j]);
+		if (run_load(path, &runs[j]) || !runs[j].n_tools) {
+			printf("# %s: no userspace results; run 'meson test -C %s --suite userspace'\n",
+			       path, o->dir);
+			missing++;
+		}
+	}
+	for (j = 0; j < MAX_MODES && !missing; j++)
+		m->tools[j] = &runs[j];
+	return missing;
+}
+
+/*
+ * The compatibility table of the userspace suite's three runs: compat.md,
+ * and the matrix reports again with it when the matrix has results.
+ */
+static int compat(const struct opts *o)
+{
+	struct run tools[MAX_MODES], runs[MAX_MODES] = { 0 };
+	struct matrix m = { 0 };
+	struct spec spec;
+	int j;
+
+	if (!o->dir)
+		usage();
+	if (load_tool_runs(o, tools, &m)) {
+		tap(false, "userspace results of all three variants are present");
+		return tap_end();
+	}
+	if (o->spec) {
+		load_spec(o->spec, &spec);
+		if (!load_runs(o, runs, &m))
+			m.spec = &spec;
+	}
+	tap(!report_write(&m, o->dir), "compatibility table written: %s/compat.md%s",
+	    o->dir, m.spec ? ", and into matrix.md, matrix.html, matrix.json" : "");
+	for (j = 0; j < MAX_MODES; j++) {
+		run_free(&tools[j]);
+		run_free(&runs[j]);
+	}
+	return tap_end();
 }
 
 static int cross(const struct opts *o)

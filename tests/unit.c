@@ -5,25 +5,12 @@
  * known-bad input too, so that a checker that passes everything fails here.
  * TAP on stdout.
  */
-#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model.h"
 #include "spec.h"
-
-static int n, failed;
-
-static void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", cond ? "" : "not ", ++n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	failed += !cond;
-}
+#include "tap.h"
 
 static struct result result(const char *ret, int flags, const char *line)
 {
@@ -48,18 +35,18 @@ static void test_cells(void)
 	struct cell c;
 	char buf[128];
 
-	ok(!parse_cell("ok nosuid,nodev", &c) && c.outcome == ALLOWED &&
+	tap(!parse_cell("ok nosuid,nodev", &c) && c.outcome == ALLOWED &&
 	   c.flags == (F_NOSUID | F_NODEV), "cell 'ok nosuid,nodev'");
-	ok(!parse_cell("warn nosuid -", &c) && c.outcome == WARNED &&
+	tap(!parse_cell("warn nosuid -", &c) && c.outcome == WARNED &&
 	   c.cleared == F_NOSUID && c.flags == 0, "cell 'warn nosuid -'");
-	ok(!parse_cell("EPERM", &c) && c.outcome == REFUSED &&
+	tap(!parse_cell("EPERM", &c) && c.outcome == REFUSED &&
 	   !strcmp(c.err, "EPERM"), "cell 'EPERM'");
-	ok(parse_cell("ok nosetuid", &c), "cell with an unknown flag is rejected");
-	ok(parse_cell("warn - nosuid", &c), "warn cell that clears nothing is rejected");
-	ok(parse_cell("allowed", &c), "cell without grammar is rejected");
+	tap(parse_cell("ok nosetuid", &c), "cell with an unknown flag is rejected");
+	tap(parse_cell("warn - nosuid", &c), "warn cell that clears nothing is rejected");
+	tap(parse_cell("allowed", &c), "cell without grammar is rejected");
 	parse_cell("warn nodev,noexec ro,nosuid", &c);
 	format_cell(&c, buf, sizeof(buf));
-	ok(!strcmp(buf, "warn nodev,noexec ro,nosuid"), "cell round trip: %s", buf);
+	tap(!strcmp(buf, "warn nodev,noexec ro,nosuid"), "cell round trip: %s", buf);
 }
 
 static void test_judge(void)
@@ -71,45 +58,45 @@ static void test_judge(void)
 
 	parse_cell("ok nosuid", &c);
 	r = result("0", F_NOSUID, NULL);
-	ok(judge(&c, &r).pass, "judge: allowed with the right flags passes");
+	tap(judge(&c, &r).pass, "judge: allowed with the right flags passes");
 	r = result("0", F_NOSUID | F_NODEV, NULL);
-	ok(!judge(&c, &r).pass, "judge: wrong landed flags fail");
+	tap(!judge(&c, &r).pass, "judge: wrong landed flags fail");
 	r = result("0", F_NOSUID, "something else");
-	ok(!judge(&c, &r).pass, "judge: an unexpected kernel line fails");
+	tap(!judge(&c, &r).pass, "judge: an unexpected kernel line fails");
 	r = result("EPERM", -1, NULL);
-	ok(!judge(&c, &r).pass, "judge: refused where allowed is due fails");
+	tap(!judge(&c, &r).pass, "judge: refused where allowed is due fails");
 
 	parse_cell("warn nosuid -", &c);
 	r = result("0", 0, warning);
-	ok(judge(&c, &r).pass, "judge: the exact warning passes");
+	tap(judge(&c, &r).pass, "judge: the exact warning passes");
 	r = result("0", 0, NULL);
-	ok(!judge(&c, &r).pass, "judge: a missing warning fails");
+	tap(!judge(&c, &r).pass, "judge: a missing warning fails");
 	r = result("0", 0, "VFS: process 'mnt-scenario' (pid 43) clears nosuid in mount of proc; the enforce phase will refuse this with EPERM");
-	ok(!judge(&c, &r).pass, "judge: a warning with the wrong pid fails");
+	tap(!judge(&c, &r).pass, "judge: a warning with the wrong pid fails");
 
 	parse_cell("EPERM", &c);
 	r = result("EPERM", -1, NULL);
-	ok(judge(&c, &r).pass, "judge: EPERM where due passes");
+	tap(judge(&c, &r).pass, "judge: EPERM where due passes");
 	r = result("EACCES", -1, NULL);
-	ok(!judge(&c, &r).pass, "judge: another errno fails");
+	tap(!judge(&c, &r).pass, "judge: another errno fails");
 	r = result("EPERM", -1, warning);
-	ok(!judge(&c, &r).pass, "judge: a warning on a refusal fails");
-	ok(!judge(&c, NULL).pass, "judge: a missing result fails");
+	tap(!judge(&c, &r).pass, "judge: a warning on a refusal fails");
+	tap(!judge(&c, NULL).pass, "judge: a missing result fails");
 }
 
 static void test_splats(void)
 {
-	ok(is_splat("WARNING: CPU: 0 PID: 1 at fs/namespace.c:100 f+0x1/0x2"),
+	tap(is_splat("WARNING: CPU: 0 PID: 1 at fs/namespace.c:100 f+0x1/0x2"),
 	   "splat: WARNING");
-	ok(is_splat("BUG: sleeping function called from invalid context"),
+	tap(is_splat("BUG: sleeping function called from invalid context"),
 	   "splat: BUG");
-	ok(is_splat("WARNING: possible circular locking dependency detected"),
+	tap(is_splat("WARNING: possible circular locking dependency detected"),
 	   "splat: lockdep");
-	ok(is_splat("BUG: KASAN: use-after-free in mnt_already_visible"),
+	tap(is_splat("BUG: KASAN: use-after-free in mnt_already_visible"),
 	   "splat: KASAN");
-	ok(!is_splat("rcu: \tRCU lockdep checking is enabled."),
+	tap(!is_splat("rcu: \tRCU lockdep checking is enabled."),
 	   "no splat: lockdep's banner");
-	ok(!is_splat("VFS: process 'x' (pid 1) clears nosuid in mount of proc; the enforce phase will refuse this with EPERM"),
+	tap(!is_splat("VFS: process 'x' (pid 1) clears nosuid in mount of proc; the enforce phase will refuse this with EPERM"),
 	   "no splat: the warn phase's line");
 }
 
@@ -121,21 +108,21 @@ static void test_model(void)
 	struct model_out m;
 
 	m = model(legacy, exec, 0, MOP_MOUNT, false);
-	ok(!m.err && !m.cleared && m.landed == 0, "model: legacy allows silently");
+	tap(!m.err && !m.cleared && m.landed == 0, "model: legacy allows silently");
 	m = model(warn, exec, F_NOSUID, MOP_MOUNT, true);
-	ok(!m.err && m.cleared == (F_NODEV | F_NOEXEC), "model: warn warns");
+	tap(!m.err && m.cleared == (F_NODEV | F_NOEXEC), "model: warn warns");
 	m = model(enforce, exec, F_NOSUID, MOP_FSMOUNT, false);
-	ok(m.err && !strcmp(m.err, "EPERM"), "model: enforce refuses");
+	tap(m.err && !strcmp(m.err, "EPERM"), "model: enforce refuses");
 	m = model(enforce, exec, exec, MOP_MOUNT, false);
-	ok(!m.err && m.landed == exec, "model: keeping every flag is allowed");
+	tap(!m.err && m.landed == exec, "model: keeping every flag is allowed");
 	m = model(legacy, F_RO | exec, exec, MOP_MOUNT, false);
-	ok(m.err != NULL, "model: read-write over read-only is refused in legacy");
+	tap(m.err != NULL, "model: read-write over read-only is refused in legacy");
 	m = model(warn, exec, F_NODEV | F_NOEXEC, MOP_SETATTR, false);
-	ok(!m.err && m.cleared == F_NOSUID, "model: warn warns on mount_setattr");
+	tap(!m.err && m.cleared == F_NOSUID, "model: warn warns on mount_setattr");
 	m = model(legacy, exec, exec, MOP_REMOUNT, true);
-	ok(m.err != NULL, "model: MS_REMOUNT of sysfs is refused (init_user_ns superblock)");
+	tap(m.err != NULL, "model: MS_REMOUNT of sysfs is refused (init_user_ns superblock)");
 	m = model(enforce, F_NODEV | F_NOEXEC, F_NODEV | F_NOEXEC, MOP_MOUNT, false);
-	ok(!m.err, "model: a flag the visible mount lacks is not locked");
+	tap(!m.err, "model: a flag the visible mount lacks is not locked");
 }
 
 int main(void)
@@ -145,6 +132,5 @@ int main(void)
 	test_judge();
 	test_splats();
 	test_model();
-	printf("1..%d\n", n);
-	return failed ? 1 : 0;
+	return tap_end();
 }
