@@ -37,7 +37,7 @@ static void show(const struct matrix *m, int row, int mode, struct shown *s)
 		snprintf(s->text, sizeof(s->text), "%s %s",
 			 outcome_name(s->v.seen), flags);
 	for (i = 0; i < s->r->n_lines; i++)
-		if (!strncmp(s->r->lines[i], "VFS: process '", 14)) {
+		if (is_warning(s->r->lines[i])) {
 			snprintf(s->warning, sizeof(s->warning), "%s",
 				 s->r->lines[i]);
 			break;
@@ -97,7 +97,7 @@ const char *tool_verdict(const struct tool_run *t)
 	if (t->exit != 0)
 		return "fails";
 	for (i = 0; i < t->n_lines; i++)
-		if (!strncmp(t->lines[i], "VFS: process '", 14))
+		if (is_warning(t->lines[i]))
 			return "warns";
 	return "works";
 }

@@ -239,16 +239,12 @@ static void parse_scenario(struct run *run, const char *line)
 	run->n++;
 }
 
-/* The tool named by the first word of @s; *off: where the rest starts. */
-static struct tool_run *find_tool(struct run *run, const char *s, int *off)
+static struct tool_run *find_tool(struct run *run, const char *name)
 {
-	size_t len = strcspn(s, " ");
 	int i;
 
-	*off = len + (s[len] == ' ');
 	for (i = 0; i < run->n_tools; i++)
-		if (strlen(run->tools[i].name) == len &&
-		    !strncmp(run->tools[i].name, s, len))
+		if (!strcmp(run->tools[i].name, name))
 			return &run->tools[i];
 	return NULL;
 }
@@ -280,11 +276,11 @@ int run_load(const char *path, struct run *run)
 		} else if (!strncmp(line, "kmsg ", 5)) {
 			struct tool_run *t;
 			struct result *r;
-			int off = 0, toff;
+			int off = 0;
 
 			if (sscanf(line, "kmsg %63s %n", name, &off) != 1 || !off)
 				continue;
-			if (!strncmp(line + off, "VFS: process '", 14)) {
+			if (is_warning(line + off)) {
 				if (!strcmp(name, "exhaustive"))
 					run->x_warnings++;
 				if (!strcmp(name, "stress"))
@@ -293,8 +289,8 @@ int run_load(const char *path, struct run *run)
 			r = find_mut(run, name);
 			if (r && r->n_lines < MAX_LINES)
 				r->lines[r->n_lines++] = strdup(line + off);
-			t = find_tool(run, line + 5, &toff);
-			if (t && t->n_lines < 16)
+			t = find_tool(run, name);
+			if (t && t->n_lines < TOOL_MAX_LINES)
 				t->lines[t->n_lines++] = strdup(line + off);
 		} else if (!strncmp(line, "x ", 2)) {
 			struct xcase c;
@@ -323,7 +319,7 @@ int run_load(const char *path, struct run *run)
 		} else if (!strncmp(line, "stress-end ", 11)) {
 			sscanf(line, "stress-end workers=%*d failed=%d ms=%ld",
 			       &run->s_failed, &run->s_ms);
-		} else if (!strncmp(line, "tool ", 5) && run->n_tools < 8) {
+		} else if (!strncmp(line, "tool ", 5) && run->n_tools < MAX_TOOLS) {
 			struct tool_run *t = &run->tools[run->n_tools];
 
 			if (sscanf(line, "tool %63s version=%127s uid=%d exit=%d ms=%ld",
@@ -331,12 +327,15 @@ int run_load(const char *path, struct run *run)
 				   &t->ms) == 5)
 				run->n_tools++;
 		} else if (!strncmp(line, "toolout ", 8)) {
-			int off;
-			struct tool_run *t = find_tool(run, line + 8, &off);
+			struct tool_run *t;
+			int off = 0;
 
-			if (t && t->n_out < 40)
-				t->out[t->n_out++] = strdup(line + 8 + off);
-		} else if (!strncmp(line, "bench ", 6) && run->n_bench < 4) {
+			if (sscanf(line, "toolout %63s %n", name, &off) != 1 || !off)
+				continue;
+			t = find_tool(run, name);
+			if (t && t->n_out < TOOL_MAX_OUT)
+				t->out[t->n_out++] = strdup(line + off);
+		} else if (!strncmp(line, "bench ", 6) && run->n_bench < MAX_BENCH) {
 			if (sscanf(line, "bench %31s ops=%ld ms=%ld",
 				   run->bench[run->n_bench].label,
 				   &run->bench[run->n_bench].ops,
@@ -394,6 +393,11 @@ void expected_warning(const struct result *r, int cleared, char *buf,
 		 r->comm, r->pid, names, r->op, r->fs);
 }
 
+bool is_warning(const char *line)
+{
+	return !strncmp(line, "VFS: process '", 14);
+}
+
 bool is_splat(const char *line)
 {
 	static const char *const marks[] = {
@@ -433,7 +437,7 @@ struct verdict judge(const struct cell *c, const struct result *r)
 	}
 	v.seen = ALLOWED;
 	for (i = 0; i < r->n_lines; i++)
-		if (!strncmp(r->lines[i], "VFS: process '", 14))
+		if (is_warning(r->lines[i]))
 			v.seen = WARNED;
 	if (strcmp(r->ret, "0"))
 		v.seen = REFUSED;

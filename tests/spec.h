@@ -12,6 +12,10 @@
 #define MAX_MODES 3
 #define MAX_SCENARIOS 256
 #define MAX_LINES 64
+#define MAX_TOOLS 8		/* tools in one userspace run */
+#define TOOL_MAX_LINES 16	/* kernel lines kept per tool */
+#define TOOL_MAX_OUT 40		/* output lines kept per tool */
+#define MAX_BENCH 4
 #define RATELIMIT_BURST 10
 #define RATELIMIT_MS 5000
 
@@ -70,8 +74,8 @@ struct tool_run {
 	int exit;		/* -1: killed at the time limit */
 	long ms;
 	int n_lines, n_out;
-	char *lines[16];	/* kernel lines it caused */
-	char *out[40];		/* its output */
+	char *lines[TOOL_MAX_LINES];	/* kernel lines it caused */
+	char *out[TOOL_MAX_OUT];	/* its output */
 };
 
 struct run {
@@ -94,12 +98,12 @@ struct run {
 	long s_ms, s_ops;	/* its duration (-1 until it ended), operations */
 	int s_warnings, s_failed;
 	int n_tools;
-	struct tool_run tools[8];
+	struct tool_run tools[MAX_TOOLS];
 	int n_bench;
 	struct {
 		char label[32];
 		long ops, ms;
-	} bench[4];		/* the mount-path benchmark */
+	} bench[MAX_BENCH];	/* the mount-path benchmark */
 };
 
 /* A judgement: whether the observation matches the cell, and why not. */
@@ -124,5 +128,6 @@ void expected_warning(const struct result *r, int cleared, char *buf,
 struct verdict judge(const struct cell *c, const struct result *r);
 const char *outcome_name(enum outcome o);
 bool is_splat(const char *line);
+bool is_warning(const char *line);	/* the series' warning line */
 
 #endif
