@@ -151,19 +151,15 @@ static void chown_tree(const char *root, uid_t uid)
 }
 
 /*
- * The unprivileged user as a distribution sets it up: an account (which
- * newuidmap looks up), subordinate ids from useradd's default range, a
- * home, and a cgroup2 subtree delegated to it as systemd delegates a
- * user's slice: LXC puts its container in a child cgroup.
+ * The unprivileged user as a distribution sets it up, once per boot: an
+ * account (which newuidmap looks up), subordinate ids from useradd's
+ * default range and a home.
  */
-static void prepare_user(void)
+static void setup_user(void)
 {
 	static const char *const dirs[] = { "/etc", "/srv", "/home", "/home/user",
 		"/run", "/run/user", "/run/user/1000", NULL };
-	static const char *const delegated[] = { "", "/cgroup.procs",
-		"/cgroup.threads", "/cgroup.subtree_control", NULL };
-	char path[128], ids[64];
-	int i;
+	char ids[64];
 
 	make_dirs("", dirs);
 	write_file("/etc/passwd", "root:x:0:0:root:/root:/bin/sh\n"
@@ -178,6 +174,20 @@ static void prepare_user(void)
 	if (chown("/home/user", GUEST_UID, GUEST_UID) ||
 	    chown("/run/user/1000", GUEST_UID, GUEST_UID))
 		die("chown the user's directories");
+}
+
+/*
+ * In a tool's own mount namespace: its environment, and the user's
+ * cgroup2 subtree, delegated as systemd delegates a user's slice (LXC
+ * puts its container in a child cgroup), with the tool in it.
+ */
+static void enter_user_session(void)
+{
+	static const char *const delegated[] = { "", "/cgroup.procs",
+		"/cgroup.threads", "/cgroup.subtree_control", NULL };
+	char path[128];
+	int i;
+
 	setenv("HOME", "/home/user", 1);
 	setenv("XDG_RUNTIME_DIR", "/run/user/1000", 1);
 	setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
@@ -267,9 +277,7 @@ static pid_t spawn(const struct tool *t, const char *const *argv, int out)
 	    chdir("/newroot") || mount(".", "/", NULL, MS_MOVE, NULL) ||
 	    chroot(".") || chdir("/"))
 		_exit(125);
-	prepare_user();
-	if (t->prepare)
-		t->prepare(t);
+	enter_user_session();
 	if (t->uid) {
 		if (setgroups(0, NULL) || setgid(t->uid) || setuid(t->uid))
 			_exit(126);
@@ -334,6 +342,7 @@ void run_userspace(void)
 	size_t i;
 	int j;
 
+	setup_user();
 	for (i = 0; i < N_TOOLS; i++) {
 		const struct tool *t = &tools[i];
 		const char *vargv[] = { t->argv[0], vflag, NULL };
@@ -351,6 +360,8 @@ void run_userspace(void)
 		for (char *c = version; *c; c++)
 			if (*c == ' ')
 				*c = '_';
+		if (t->prepare)
+			t->prepare(t);
 		kmsg = kmsg_open_at_end();
 		start = now_ms();
 		status = run(t, t->argv);

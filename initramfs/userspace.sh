@@ -14,8 +14,7 @@ trap 'rm -rf "$stage"' EXIT
 add() {	# copy $1 into the stage at the same path, following links
 	[ -e "$stage/root$1" ] && return 0
 	mkdir -p "$stage/root$(dirname "$1")"
-	cp -L "$1" "$stage/root$1"
-	echo "$1 $(stat -L -c %a "$1")" >> "$stage/modes"
+	cp -L --preserve=mode "$1" "$stage/root$1"
 }
 
 for spec; do
@@ -27,8 +26,7 @@ for spec; do
 	done
 done
 mkdir -p "$stage/root/bin"
-cp "$probe" "$stage/root/bin/psmf-probe"
-echo "/bin/psmf-probe 755" >> "$stage/modes"
+install -m 0755 "$probe" "$stage/root/bin/psmf-probe"
 find "$stage/root" -exec touch -h -d @0 {} +
 
 # A gen_init_cpio list, sorted so that the archive does not depend on
@@ -37,7 +35,7 @@ find "$stage/root" -exec touch -h -d @0 {} +
 	while read -r d; do echo "dir $d 0755 0 0"; done
  cd "$stage/root" && find . -type f | sort | sed 's,^\.,,' |
 	while read -r f; do
-		echo "file $f $stage/root$f $(awk -v f="$f" '$1 == f { print $2 }' "$stage/modes") 0 0"
+		echo "file $f $stage/root$f $(stat -c %a "$stage/root$f") 0 0"
 	done) > "$stage/list"
 cc -O2 -o "$stage/gen_init_cpio" "$tree/usr/gen_init_cpio.c"
 "$stage/gen_init_cpio" -t 0 "$stage/list" > "$out.tmp"
