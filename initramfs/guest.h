@@ -25,6 +25,7 @@ enum op {
 	OP_SETATTR,		/* fresh mount, then mount_setattr(2) */
 	OP_HOST_BIND_REMOUNT,	/* bind the host's mount, MS_REMOUNT|MS_BIND */
 	OP_HOST_CLONE_SETATTR,	/* open_tree(OPEN_TREE_CLONE), mount_setattr */
+	OP_SYSCTL,		/* write fs.proc_sysfs_mount_flags */
 };
 
 
@@ -61,10 +62,14 @@ void run_userspace(void);
 void count_warnings(const char *line);
 void wait_fresh_ratelimit(void);
 
+/* init.c: the run-time phase; 0 or an errno */
+int sysctl_write(const char *value);
+
 /* kmsg.c */
 const char *errno_name(int err);
 int kmsg_open_at_end(void);
 void kmsg_forward(int fd, const char *tag, void (*seen)(const char *line));
 void kmsg_settle(int quiet_ms, int max_ms);
+void kmsg_forward_boot(const char *tag, const char *prefix);
 
 #endif

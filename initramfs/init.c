@@ -160,6 +160,73 @@ static void write_proc(const char *path, const char *text)
 	close(fd);
 }
 
+/* Write @value to fs.proc_sysfs_mount_flags: 0 or the errno. */
+int sysctl_write(const char *value)
+{
+	int fd = openat(procfd, "sys/fs/proc_sysfs_mount_flags", O_WRONLY);
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, value, strlen(value)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/*
+ * A process that stays root of the initial namespaces while the scenario
+ * enters its container, and raises the phase when the scenario asks.
+ */
+struct raiser {
+	int req, resp;
+	pid_t pid;	/* in the initial pid namespace: the notice names it */
+};
+
+static void raiser_start(struct raiser *r)
+{
+	int to[2], from[2];
+	char phase[32];
+	ssize_t n;
+
+	if (pipe(to) || pipe(from))
+		die("pipe");
+	r->pid = fork();
+	if (r->pid < 0)
+		die("fork");
+	if (r->pid == 0) {
+		close(to[1]);
+		close(from[0]);
+		prctl(PR_SET_NAME, "mnt-raise");
+		while ((n = read(to[0], phase, sizeof(phase) - 1)) > 0) {
+			unsigned char err;
+
+			phase[n] = 0;
+			err = sysctl_write(phase);
+			if (write(from[1], &err, 1) != 1)
+				break;
+		}
+		_exit(0);
+	}
+	close(to[0]);
+	close(from[1]);
+	r->req = to[1];
+	r->resp = from[0];
+}
+
+/* Raise to @phase (none: NULL); returns 0 or the errno of the write. */
+static int raise_phase(const struct raiser *r, const char *phase)
+{
+	unsigned char err = EIO;
+
+	if (!phase)
+		return 0;
+	if (write(r->req, phase, strlen(phase)) != (ssize_t)strlen(phase) ||
+	    read(r->resp, &err, 1) != 1)
+		die("ask the raiser");
+	return err;
+}
+
 int wait_child(pid_t pid)
 {
 	int status;
@@ -290,14 +357,19 @@ static const char *host_mount(const char *fs)
 }
 
 /*
- * Perform @s inside the container.  Returns 0 or an errno; *where is the
- * mount whose flags landed.  Set-up steps that are not under test die.
+ * Perform @s inside the container, raising the phase through @r where the
+ * scenario says.  Returns 0 or an errno; *where is the mount whose flags
+ * landed.  Set-up steps that are not under test die; a raise that fails
+ * is not one of them: the phase in force then judges, and the kernel's
+ * notices tell the host which raises took place.
  */
-static int perform(const struct scenario *s, const char **where)
+static int perform(const struct scenario *s, const struct raiser *r,
+		   const char **where)
 {
 	int fd, ret;
 
 	*where = "/mnt/t";
+	raise_phase(r, s->before);
 	switch (s->op) {
 	case OP_MOUNT:
 		ret = fresh_mount(s->fs, "/mnt/t", s->flags);
@@ -315,7 +387,12 @@ static int perform(const struct scenario *s, const char **where)
 				die("bind of a subdirectory");
 			*where = "/mnt/b";
 		}
+		raise_phase(r, s->after);
 		ret = change_flags(s->op, *where, s->flags);
+		break;
+	case OP_SYSCTL:
+		errno = sysctl_write(s->value);
+		ret = errno ? -1 : 0;
 		break;
 	case OP_HOST_BIND_REMOUNT:
 		if (mount(host_mount(s->fs), "/mnt/t", NULL, MS_BIND, NULL))
@@ -351,13 +428,16 @@ static const char *op_name(enum op op)
 	case OP_SETATTR:
 	case OP_HOST_CLONE_SETATTR:
 		return "setattr";
+	case OP_SYSCTL:
+		return "sysctl";
 	default:
 		return "remount";
 	}
 }
 
 /* Runs in the container: perform, repeat, and report. */
-static void scenario_child(const struct scenario *s, int out)
+static void scenario_child(const struct scenario *s, const struct raiser *r,
+			   int out)
 {
 	char flags[64], comm[32] = "", line[512];
 	const char *where;
@@ -366,7 +446,7 @@ static void scenario_child(const struct scenario *s, int out)
 
 	prctl(PR_SET_NAME, "mnt-scenario");
 	for (i = 0; i < s->repeat; i++) {
-		int e = perform(s, &where);
+		int e = perform(s, r, &where);
 
 		if (!e) {
 			ok++;
@@ -383,10 +463,10 @@ static void scenario_child(const struct scenario *s, int out)
 		flag_names(landed, flags, sizeof(flags));
 	prctl(PR_GET_NAME, comm);
 	snprintf(line, sizeof(line),
-		 "scenario %s op=%s fs=%s ret=%s flags=%s pid=%d comm=%s n=%d/%d ms=%ld\n",
+		 "scenario %s op=%s fs=%s ret=%s flags=%s pid=%d comm=%s n=%d/%d ms=%ld raiser=%d\n",
 		 s->name, op_name(s->op), s->fs, err ? errno_name(err) : "0",
 		 ok ? flags : "-", global_pid(), comm, ok, s->repeat,
-		 now_ms() - start);
+		 now_ms() - start, r->pid);
 	if (write(out, line, strlen(line)) != (ssize_t)strlen(line))
 		_exit(1);
 	_exit(0);
@@ -449,10 +529,14 @@ static void run_scenario(const struct scenario *s)
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
+		struct raiser r = { .pid = 0 };
+
 		close(pipefd[0]);
 		host_layout(s->host);
+		if (s->before || s->after)
+			raiser_start(&r);
 		enter_container(s->nest);
-		scenario_child(s, pipefd[1]);
+		scenario_child(s, &r, pipefd[1]);
 	}
 	close(pipefd[1]);
 	n = read(pipefd[0], buf, sizeof(buf) - 1);
@@ -464,6 +548,8 @@ static void run_scenario(const struct scenario *s)
 		report("%.*s", n, buf);
 	kmsg_forward(kmsg, s->name, count_warnings);
 	close(kmsg);
+	if (s->boot)	/* what the kernel said of the parameter at boot */
+		kmsg_forward_boot(s->name, "VFS: unknown proc_sysfs_mount_flags=");
 }
 
 static void run_selftest(void)
@@ -528,6 +614,28 @@ static void setup_guest(void)
 	report("start %s\n", u.release);
 }
 
+/*
+ * The scenarios, or only @only.  One that needs a boot of its own (it
+ * raises the phase, or needs a boot parameter) runs only in a boot made
+ * for it (PSMF_ALONE); elsewhere the guest asks the host for that boot.
+ */
+static void run_matrix(const char *only)
+{
+	int own_boot = getenv("PSMF_ALONE") != NULL;
+	size_t i;
+
+	for (i = 0; i < N_SCENARIOS; i++) {
+		const struct scenario *s = &scenarios[i];
+
+		if (only && strcmp(only, s->name))
+			continue;
+		if (scenario_alone(s) && !own_boot)
+			report("alone %s %s\n", s->name, s->boot ? s->boot : "-");
+		else
+			run_scenario(s);
+	}
+}
+
 static int wanted(const char *steps, const char *step)
 {
 	size_t len = strlen(step);
@@ -543,18 +651,13 @@ int main(void)
 {
 	const char *steps = getenv("PSMF_RUN");
 	const char *only = getenv("PSMF_SCENARIO");
-	size_t i;
 
 	setup_guest();
 	kmsg_settle(300, 5000);
 	if (!steps)
 		steps = "matrix,selftest";
 	if (wanted(steps, "matrix"))
-		for (i = 0; i < N_SCENARIOS; i++)
-			if (!only || !strcmp(only, scenarios[i].name))
-				run_scenario(&scenarios[i]);
-	if (wanted(steps, "selftest"))
-		run_selftest();
+		run_matrix(only);
 	if (wanted(steps, "exhaustive"))
 		run_exhaustive();
 	if (wanted(steps, "stress"))
@@ -563,6 +666,9 @@ int main(void)
 		run_bench();
 	if (wanted(steps, "userspace"))
 		run_userspace();
+	/* Last: it raises the phase to enforce until the next boot. */
+	if (wanted(steps, "selftest"))
+		run_selftest();
 	report("end ok\n");
 	sync();
 	reboot(RB_AUTOBOOT);

@@ -76,3 +76,35 @@ void kmsg_settle(int quiet_ms, int max_ms)
 	}
 	close(fd);
 }
+
+/*
+ * Report the records logged since boot whose text starts with @prefix, as
+ * "kmsg <tag> <text>": the lines a boot parameter caused.
+ */
+void kmsg_forward_boot(const char *tag, const char *prefix)
+{
+	char rec[2048];
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		die("/dev/kmsg");
+	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 ||
+	       (n < 0 && errno == EPIPE)) {
+		char *text, *nl;
+
+		if (n < 0)
+			continue;
+		rec[n] = 0;
+		text = strchr(rec, ';');
+		if (!text)
+			continue;
+		text++;
+		nl = strchr(text, '\n');
+		if (nl)
+			*nl = 0;
+		if (!strncmp(text, prefix, strlen(prefix)))
+			report("kmsg %s %s\n", tag, text);
+	}
+	close(fd);
+}

@@ -18,10 +18,29 @@ struct scenario {
 	int sub;		/* change ops: act on a bind of a subdirectory */
 	int nest;		/* user namespaces to create: 0, 1 or 2 */
 	int repeat;		/* times to repeat a fresh mount (flood) */
+	/*
+	 * The run-time phase.  OP_SYSCTL writes @value.  @before is raised
+	 * before the (first) mount, @after between the first mount and the
+	 * change.  A scenario that raises, or that needs @boot on the kernel
+	 * command line, runs in a boot of its own: a raise lasts until the
+	 * next boot.
+	 */
+	const char *value, *before, *after, *boot;
 };
+
+static inline int scenario_alone(const struct scenario *s)
+{
+	return s->before || s->after || s->boot;
+}
 
 #define HOST_STD F_EXEC
 
+/*
+ * Rows give the leading fields by position and name the run-time phase's
+ * fields where they use them; the others are NULL.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const struct scenario scenarios[] = {
 	/* Fresh mounts with each subset of the three flags. */
 	{ "mount_proc_all", "proc", HOST_STD, OP_MOUNT, F_EXEC, 0, 1, 1 },
@@ -102,7 +121,31 @@ static const struct scenario scenarios[] = {
 	{ "libvirt_lxc_2015_proc_sys", "proc", HOST_STD, OP_BIND_REMOUNT, F_RO, 1, 1, 1 },
 	/* Many offending mounts in a row: the warning is rate limited. */
 	{ "flood_sysfs_none", "sysfs", HOST_STD, OP_MOUNT, 0, 0, 1, 40 },
+	/* The sysctl: written by root of the initial namespaces, or not. */
+	{ "sysctl_loosen_to_legacy", "proc", HOST_STD, OP_SYSCTL, 0, 0, 0, 1,
+	  .value = "legacy" },
+	{ "sysctl_unknown_value", "proc", HOST_STD, OP_SYSCTL, 0, 0, 0, 1,
+	  .value = "bogus" },
+	{ "sysctl_from_user_namespace", "proc", HOST_STD, OP_SYSCTL, 0, 0, 1, 1,
+	  .value = "enforce" },
+	/* Raises, each in a boot of its own. */
+	{ "raise_enforce_then_mount_proc_none", "proc", HOST_STD, OP_MOUNT, 0, 0, 1, 1,
+	  .before = "enforce" },
+	{ "raise_warn_then_mount_sysfs_none", "sysfs", HOST_STD, OP_MOUNT, 0, 0, 1, 1,
+	  .before = "warn" },
+	{ "raise_enforce_then_remount_proc_clear_nosuid", "proc", HOST_STD, OP_REMOUNT,
+	  F_NODEV | F_NOEXEC, 0, 1, 1, .after = "enforce" },
+	{ "raise_enforce_then_setattr_procsys_clear_noexec", "proc", HOST_STD, OP_SETATTR,
+	  F_NOSUID | F_NODEV, 1, 1, 1, .after = "enforce" },
+	{ "raise_warn_then_bindremount_proc_clear_nodev", "proc", HOST_STD, OP_BIND_REMOUNT,
+	  F_NOSUID | F_NOEXEC, 0, 1, 1, .after = "warn" },
+	{ "warn_mount_then_raise_enforce_bindremount", "proc", HOST_STD, OP_BIND_REMOUNT,
+	  F_NODEV | F_NOEXEC, 0, 1, 1, .before = "warn", .after = "enforce" },
+	/* An unknown boot value keeps the phase the kernel had. */
+	{ "boot_unknown_value", "proc", HOST_STD, OP_MOUNT, 0, 0, 1, 1,
+	  .boot = "proc_sysfs_mount_flags=bogus" },
 };
+#pragma GCC diagnostic pop
 
 #define N_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
 

@@ -29,6 +29,7 @@
 struct opts {
 	const char *mode, *kernel, *initrd, *spec, *dir, *accel, *steps;
 	const char *scenario, *results, *console, *tag;
+	const char *boot_phase;	/* proc_sysfs_mount_flags= for the boot */
 	int timeout, smp, memory;
 	bool icount;	/* guest time counts instructions: for benchmarks */
 };
@@ -39,6 +40,7 @@ static void usage(void)
 		"usage: runner boot --mode MODE --kernel BZIMAGE --initrd CPIO --spec SPEC --dir DIR\n"
 		"                   [--accel tcg|kvm] [--timeout S] [--run STEPS] [--scenario NAME]\n"
 		"                   [--tag NAME] [--smp N] [--memory MB] [--icount]\n"
+		"                   [--boot-phase MODE]  (proc_sysfs_mount_flags=MODE: judged as MODE)\n"
 		"       runner check --mode MODE --spec SPEC --results FILE [--console FILE]\n"
 		"       runner cross --spec SPEC --dir DIR\n"
 		"       runner mutate --spec SPEC --dir DIR\n"
@@ -153,7 +155,7 @@ static void check_kunit_cases(const struct lines *ls, const char *suite)
 	}
 }
 
-static void check_splats(const struct lines *ls)
+static void check_splats(const struct lines *ls, const char *where)
 {
 	int i, splats = 0;
 
@@ -162,8 +164,16 @@ static void check_splats(const struct lines *ls)
 			if (!splats++)
 				printf("# kernel splat: %s\n", ls->l[i]);
 		}
-	tap(!splats, "no kernel splat (WARNING, BUG, Oops, lockdep, ...) in the boot log%s",
-	    splats ? ": see the console log" : "");
+	tap(!splats, "no kernel splat (WARNING, BUG, Oops, lockdep, ...) in %s%s",
+	    where, splats ? ": see the console log" : "");
+}
+
+static void check_splats_in(const char *console, const char *where)
+{
+	struct lines con;
+
+	lines_load(console, &con);
+	check_splats(&con, where);
 }
 
 /* The kselftest's own TAP, as the guest forwarded it. */
@@ -418,7 +428,7 @@ static void judge_variant(const struct opts *o, const struct spec *spec,
 	}
 	check_kunit(&con, "proc_sysfs_mount_flags");
 	check_kunit_cases(&con, "proc_sysfs_mount_flags");
-	check_splats(&con);
+	check_splats(&con, "the boot log");
 	if (wants(o->steps, "matrix"))
 		check_scenarios(spec, &run, mode, o->scenario);
 	if (wants(o->steps, "selftest"))
@@ -434,45 +444,40 @@ static void judge_variant(const struct opts *o, const struct spec *spec,
 	run_free(&run);
 }
 
-/* Start QEMU with the variant; kill it after the time limit. */
-static int boot(const struct opts *o)
+/* The kernel command line of one boot. */
+static void command_line(const struct opts *o, const char *scenario,
+			 const char *extra, char *buf, size_t len)
 {
-	char results[4096], console[4096], append[1024], ser0[4200], ser1[4200];
-	char mem[16], smp[16];
-	int mode = need_mode(o->mode), status = 0, fd;
-	long start, limit = o->timeout * 1000L;
-	bool timed_out = false;
-	struct spec spec;
-	FILE *f;
+	snprintf(buf, len,
+		 "console=ttyS0 panic=-1 oops=panic tsc=unstable%s%s%s%s PSMF_RUN=%s%s%s%s",
+		 o->boot_phase ? " proc_sysfs_mount_flags=" : "",
+		 o->boot_phase ? o->boot_phase : "", extra ? " " : "",
+		 extra ? extra : "", extra ? "matrix" : o->steps,
+		 scenario ? " PSMF_SCENARIO=" : "", scenario ? scenario : "",
+		 extra ? " PSMF_ALONE=1" : "");
+}
+
+/*
+ * Run QEMU once: console on ttyS0 into @console, results on ttyS1 into
+ * @results (both truncated), killed after the time limit.  Returns the
+ * wait status; *timed_out says whether it was killed.
+ */
+static int run_qemu(const struct opts *o, const char *append,
+		    const char *results, const char *console, bool *timed_out)
+{
+	char ser0[4200], ser1[4200], mem[16], smp[16];
+	long start = now_ms();
+	int status = 0, fd;
 	pid_t pid;
 
-	if (!o->kernel || !o->initrd || !o->dir || !o->spec)
-		usage();
-	load_spec(o->spec, &spec);
-	snprintf(results, sizeof(results), "%s/results-%s.txt", o->dir,
-		 o->tag ? o->tag : o->mode);
-	snprintf(console, sizeof(console), "%s/console-%s.log", o->dir,
-		 o->tag ? o->tag : o->mode);
-	snprintf(append, sizeof(append),
-		 "console=ttyS0 panic=-1 oops=panic tsc=unstable PSMF_RUN=%s%s%s",
-		 o->steps, o->scenario ? " PSMF_SCENARIO=" : "",
-		 o->scenario ? o->scenario : "");
 	snprintf(ser0, sizeof(ser0), "file:%s", console);
 	snprintf(ser1, sizeof(ser1), "file:%s", results);
 	snprintf(mem, sizeof(mem), "%dM", o->memory);
 	snprintf(smp, sizeof(smp), "%d", o->smp);
-	if (mkdir(o->dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "runner: cannot create %s: %s\n", o->dir,
-			strerror(errno));
-		return 2;
-	}
-	unlink(results);
-	unlink(console);
-
-	start = now_ms();
+	*timed_out = false;
 	pid = fork();
 	if (pid < 0)
-		return perror("fork"), 2;
+		return perror("fork"), -1;
 	if (pid == 0) {
 		fd = open("/dev/null", O_RDWR);
 		dup2(fd, 0);
@@ -488,35 +493,127 @@ static int boot(const struct opts *o)
 			strerror(errno));
 		_exit(127);
 	}
-	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-
-		if (w == pid)
-			break;
-		if (now_ms() - start > limit) {
+	while (waitpid(pid, &status, WNOHANG) != pid) {
+		if (now_ms() - start > o->timeout * 1000L) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
-			timed_out = true;
+			*timed_out = true;
 			break;
 		}
 		usleep(20000);
 	}
+	return status;
+}
+
+/* QEMU's own failures, as TAP; the guest's are judged from its results. */
+static void check_qemu(const struct opts *o, const char *what, int status,
+		       bool timed_out)
+{
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		tap(false, "%s: qemu-system-x86_64 could not start", what);
+	else if (!timed_out && (status < 0 || (WIFEXITED(status) && WEXITSTATUS(status))))
+		tap(false, "%s: qemu-system-x86_64 exited with status %d (its message is above)",
+		    what, WIFEXITED(status) ? WEXITSTATUS(status) : status);
+	if (timed_out)
+		tap(false, "%s guest finished within %d s (hung: killed; raise -Dtimeout= if the machine is just slow)",
+		    what, o->timeout);
+}
+
+/* Append the file @from to @to, and remove @from. */
+static void append_file(const char *from, const char *to)
+{
+	char buf[65536];
+	FILE *in = fopen(from, "r"), *out = fopen(to, "a");
+	size_t n;
+
+	while (in && out && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, out);
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+	unlink(from);
+}
+
+/*
+ * The scenarios that asked for a boot of their own (they raise the phase,
+ * or need a boot parameter): one boot each, its results appended to
+ * @results, its console to @console.
+ */
+static void boot_alone(const struct opts *o, const char *results,
+		       const char *console)
+{
+	char append[1024], tmp_res[4200], tmp_con[4200], what[128];
+	bool timed_out;
+	struct run run;
+	int i, status;
+
+	run_load(results, &run);
+	snprintf(tmp_res, sizeof(tmp_res), "%s.alone", results);
+	snprintf(tmp_con, sizeof(tmp_con), "%s.alone", console);
+	for (i = 0; i < run.n_alone; i++) {
+		const char *arg = strcmp(run.alone[i].arg, "-") ? run.alone[i].arg : "";
+
+		command_line(o, run.alone[i].name, arg, append, sizeof(append));
+		status = run_qemu(o, append, tmp_res, tmp_con, &timed_out);
+		snprintf(what, sizeof(what), "%s %s", o->tag ? o->tag : o->mode,
+			 run.alone[i].name);
+		check_qemu(o, what, status, timed_out);
+		append_file(tmp_res, results);
+		append_file(tmp_con, console);
+	}
+	if (run.n_alone)
+		printf("# %s: %d scenarios in boots of their own\n",
+		       o->tag ? o->tag : o->mode, run.n_alone);
+	run_free(&run);
+}
+
+/* Boot the variant, then each scenario that needs its own boot; judge. */
+static int boot(const struct opts *o)
+{
+	char results[4096], console[4096], alone_con[4200], append[1024];
+	int mode = need_mode(o->mode), status;
+	long start;
+	bool timed_out;
+	struct spec spec;
+	FILE *f;
+
+	if (!o->kernel || !o->initrd || !o->dir || !o->spec)
+		usage();
+	if (o->boot_phase)
+		need_mode(o->boot_phase);
+	load_spec(o->spec, &spec);
+	snprintf(results, sizeof(results), "%s/results-%s.txt", o->dir,
+		 o->tag ? o->tag : o->mode);
+	snprintf(console, sizeof(console), "%s/console-%s.log", o->dir,
+		 o->tag ? o->tag : o->mode);
+	snprintf(alone_con, sizeof(alone_con), "%s/console-%s-alone.log",
+		 o->dir, o->tag ? o->tag : o->mode);
+	command_line(o, o->scenario, NULL, append, sizeof(append));
+	if (mkdir(o->dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "runner: cannot create %s: %s\n", o->dir,
+			strerror(errno));
+		return 2;
+	}
+	unlink(results);
+	unlink(console);
+	unlink(alone_con);
+
+	start = now_ms();
+	status = run_qemu(o, append, results, console, &timed_out);
+	check_qemu(o, o->mode, status, timed_out);
+	if (!timed_out)
+		boot_alone(o, results, alone_con);
 	f = fopen(results, "a");
 	if (f) {
 		fprintf(f, "host wall_ms=%ld\n", now_ms() - start);
 		fclose(f);
 	}
-	printf("# %s: guest ran %.1f s under %s\n", o->mode,
+	printf("# %s: guest ran %.1f s under %s\n", o->tag ? o->tag : o->mode,
 	       (now_ms() - start) / 1000.0, o->accel);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		tap(false, "%s: qemu-system-x86_64 could not start", o->mode);
-	else if (!timed_out && WIFEXITED(status) && WEXITSTATUS(status))
-		tap(false, "%s: qemu-system-x86_64 exited with status %d (its message is above)",
-		    o->mode, WEXITSTATUS(status));
-	if (timed_out)
-		tap(false, "%s guest finished within %d s (hung: killed; raise -Dtimeout= if the machine is just slow)",
-		    o->mode, o->timeout);
 	judge_variant(o, &spec, mode, results, console);
+	if (!access(alone_con, F_OK))
+		check_splats_in(alone_con, "the boots of their own");
 	return tap_end();
 }
 
@@ -643,6 +740,67 @@ static int compat(const struct opts *o)
 	return tap_end();
 }
 
+/*
+ * Rows the consistency rule of cross_ok() is not about: the sysctl, and
+ * the rows of the run-time phase, whose columns differ by the raises.
+ */
+static bool phase_row(const struct spec_row *row, const struct run *runs)
+{
+	const struct result *r = run_find(&runs[0], row->name);
+	int j;
+
+	if (r && !strcmp(r->op, "sysctl"))
+		return true;
+	for (j = 0; j < MAX_MODES; j++)
+		if (row->cell[j].n_raised || row->cell[j].unknown[0][0])
+			return true;
+	return false;
+}
+
+/*
+ * A kernel built as @built and booted as @told must give what the kernel
+ * built as @told gives, scenario by scenario: outcome and landed flags.
+ */
+static void cross_override(const struct opts *o, const struct spec *spec,
+			   const struct run *runs, int built, int told)
+{
+	char path[4200];
+	struct run ov;
+	int i, same = 0, shown = 0;
+
+	snprintf(path, sizeof(path), "%s/results-%s-as-%s.txt", o->dir,
+		 all_modes[built], all_modes[told]);
+	if (run_load(path, &ov) || !ov.n) {
+		tap(false, "%s kernel booted as %s: no results in %s (run 'meson test -C %s --suite override')",
+		    all_modes[built], all_modes[told], path, o->dir);
+		run_free(&ov);
+		return;
+	}
+	for (i = 0; i < spec->n; i++) {
+		const char *name = spec->row[i].name;
+		const struct result *a = run_find(&runs[told], name);
+		const struct result *b = run_find(&ov, name);
+		const struct cell *c = &spec->row[i].cell[told];
+
+		if (a && b && judge(c, a).seen == judge(c, b).seen &&
+		    !strcmp(a->ret, b->ret) && a->flags == b->flags) {
+			same++;
+			continue;
+		}
+		if (shown++ < 10)
+			printf("# %s as %s, %s: %s %s, %s kernel %s %s\n",
+			       all_modes[built], all_modes[told], name,
+			       b ? b->ret : "missing",
+			       b ? outcome_name(judge(c, b).seen) : "",
+			       all_modes[told], a ? a->ret : "missing",
+			       a ? outcome_name(judge(c, a).seen) : "");
+	}
+	tap(same == spec->n,
+	    "cross-variant: %s kernel booted as %s gives the %s kernel's outcome and flags in %d of %d scenarios",
+	    all_modes[built], all_modes[told], all_modes[told], same, spec->n);
+	run_free(&ov);
+}
+
 static int cross(const struct opts *o)
 {
 	struct run runs[MAX_MODES], tools[MAX_MODES] = { 0 };
@@ -657,6 +815,8 @@ static int cross(const struct opts *o)
 		const struct spec_row *row = &spec.row[i];
 		enum outcome seen[MAX_MODES];
 
+		if (phase_row(row, runs))
+			continue;
 		if (!cross_ok(row->cell[0].outcome, row->cell[1].outcome,
 			      row->cell[2].outcome, why, sizeof(why))) {
 			tap(false, "spec row %s is consistent: %s", row->name, why);
@@ -671,6 +831,10 @@ static int cross(const struct opts *o)
 		    row->name, outcome_name(seen[0]), outcome_name(seen[1]),
 		    outcome_name(seen[2]), why[0] ? ": " : "", why);
 	}
+	for (i = 0; i < MAX_MODES; i++)
+		for (j = 0; j < MAX_MODES; j++)
+			if (i != j)
+				cross_override(o, &spec, runs, i, j);
 	/* With the real tools' table, when the userspace suite has run. */
 	load_tool_runs(o, tools, &m);
 	tap(!report_write(&m, o->dir), "reports written: %s/matrix.md, matrix.html, matrix.json",
@@ -754,6 +918,7 @@ int main(int argc, char **argv)
 		{ "console", 1, 0, 'c' },
 		{ "smp", 1, 0, 'p' }, { "memory", 1, 0, 'M' },
 		{ "tag", 1, 0, 'T' }, { "icount", 0, 0, 'I' },
+		{ "boot-phase", 1, 0, 'B' },
 		{ 0 }
 	};
 	struct opts o = {
@@ -784,6 +949,7 @@ int main(int argc, char **argv)
 		case 'M': o.memory = atoi(optarg); break;
 		case 'T': o.tag = optarg; break;
 		case 'I': o.icount = true; break;
+		case 'B': o.boot_phase = optarg; break;
 		default: usage();
 		}
 	}

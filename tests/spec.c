@@ -65,6 +65,8 @@ const char *outcome_name(enum outcome o)
 void format_cell(const struct cell *c, char *buf, size_t len)
 {
 	char f[64], cl[64];
+	size_t used;
+	int i;
 
 	format_flags(c->flags, f, sizeof(f));
 	format_flags(c->cleared, cl, sizeof(cl));
@@ -74,15 +76,80 @@ void format_cell(const struct cell *c, char *buf, size_t len)
 		snprintf(buf, len, "warn %s %s", cl, f);
 	else
 		snprintf(buf, len, "%s", c->err);
+	used = strlen(buf);
+	for (i = 0; i < c->n_raised && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s>%s",
+				 i ? "," : " raised:", c->raised[i][0],
+				 c->raised[i][1]);
+	if (c->unknown[0][0] && used < len)
+		snprintf(buf + used, len - used, " unknown:%s>%s",
+			 c->unknown[0], c->unknown[1]);
 }
 
-/* "ok FLAGS" | "warn CLEARED FLAGS" | "EXXX" */
+/* "OLD>NEW" into @pair, each a phase name; -1 if it is not that. */
+static int parse_transition(const char *s, char pair[2][16], bool phases)
+{
+	const char *gt = strchr(s, '>');
+
+	if (!gt || gt == s || !gt[1] || (size_t)(gt - s) >= 16 ||
+	    strlen(gt + 1) >= 16)
+		return -1;
+	snprintf(pair[0], 16, "%.*s", (int)(gt - s), s);
+	snprintf(pair[1], 16, "%s", gt + 1);
+	if (mode_index(pair[1]) < 0 || (phases && mode_index(pair[0]) < 0))
+		return -1;
+	return 0;
+}
+
+/* The trailing "raised:A>B[,B>C]" and "unknown:V>P" of a cell. */
+static int parse_phase_lines(char *extra, struct cell *c)
+{
+	char *tok, *save, *t, *save2;
+	char pair[2][16];
+
+	for (tok = strtok_r(extra, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		if (!strncmp(tok, "unknown:", 8)) {
+			if (c->unknown[0][0] || parse_transition(tok + 8, pair, false))
+				return -1;
+			snprintf(c->unknown[0], 32, "%s", pair[0]);
+			snprintf(c->unknown[1], 32, "%s", pair[1]);
+			continue;
+		}
+		if (strncmp(tok, "raised:", 7) || c->n_raised)
+			return -1;
+		for (t = strtok_r(tok + 7, ",", &save2); t;
+		     t = strtok_r(NULL, ",", &save2)) {
+			if (c->n_raised == MAX_RAISES ||
+			    parse_transition(t, c->raised[c->n_raised], true))
+				return -1;
+			c->n_raised++;
+		}
+	}
+	return 0;
+}
+
+/*
+ * "ok FLAGS" | "warn CLEARED FLAGS" | "EXXX", then optionally the kernel
+ * lines of the run-time phase: "raised:OLD>NEW[,...]", "unknown:VALUE>KEPT".
+ */
 int parse_cell(const char *s, struct cell *c)
 {
 	char a[32] = "", b[128] = "", d[128] = "", extra[8] = "";
-	int n = sscanf(s, "%31s %127s %127s %7s", a, b, d, extra);
+	char base[256], *more;
+	int n;
 
 	memset(c, 0, sizeof(*c));
+	snprintf(base, sizeof(base), "%s", s);
+	more = strstr(base, " raised:");
+	if (!more || (strstr(base, " unknown:") && strstr(base, " unknown:") < more))
+		more = strstr(base, " unknown:");
+	if (more) {
+		*more++ = 0;
+		if (parse_phase_lines(more, c))
+			return -1;
+	}
+	n = sscanf(base, "%31s %127s %127s %7s", a, b, d, extra);
 	if (n == 2 && !strcmp(a, "ok")) {
 		c->outcome = ALLOWED;
 		c->flags = parse_flags(b);
@@ -226,6 +293,7 @@ static void parse_scenario(struct run *run, const char *line)
 {
 	struct result *r = &run->res[run->n];
 	char flags[128];
+	const char *p;
 
 	if (run->n == MAX_SCENARIOS)
 		return;
@@ -236,6 +304,9 @@ static void parse_scenario(struct run *run, const char *line)
 		   &r->ok, &r->tries, &r->ms) != 10)
 		return;
 	r->flags = strcmp(flags, "-") || r->ok ? parse_flags(flags) : -1;
+	/* Older guests did not say who raised the phase. */
+	p = strstr(line, " raiser=");
+	r->raiser = p ? atoi(p + 8) : 0;
 	run->n++;
 }
 
@@ -255,6 +326,7 @@ int run_load(const char *path, struct run *run)
 	char *line = NULL, name[64];
 	size_t cap = 0;
 	ssize_t len;
+	int bad_end = 0;
 	FILE *f = fopen(path, "r");
 
 	memset(run, 0, sizeof(*run));
@@ -268,6 +340,13 @@ int run_load(const char *path, struct run *run)
 			line[--len] = 0;
 		if (!strncmp(line, "start ", 6)) {
 			snprintf(run->release, sizeof(run->release), "%s", line + 6);
+			run->boots++;
+		} else if (!strncmp(line, "alone ", 6)) {
+			if (run->n_alone < MAX_ALONE &&
+			    sscanf(line, "alone %63s %63s",
+				   run->alone[run->n_alone].name,
+				   run->alone[run->n_alone].arg) == 2)
+				run->n_alone++;
 		} else if (!strncmp(line, "begin ", 6)) {
 			snprintf(run->last_begun, sizeof(run->last_begun), "%s",
 				 line + 6);
@@ -349,14 +428,25 @@ int run_load(const char *path, struct run *run)
 			if (run->n_selftest < 512)
 				run->selftest[run->n_selftest++] = strdup(line + 9);
 		} else if (!strncmp(line, "end ", 4)) {
-			snprintf(run->end, sizeof(run->end), "%s", line);
-			run->ended = !strcmp(line, "end ok");
+			/* Several boots: keep the first end that is not ok. */
+			if (!strcmp(line, "end ok"))
+				run->boots_ended++;
+			else if (!bad_end++)
+				snprintf(run->end, sizeof(run->end), "%s", line);
 		} else if (!strncmp(line, "host wall_ms=", 13)) {
 			run->wall_ms = atol(line + 13);
 		}
 	}
 	free(line);
 	fclose(f);
+	run->ended = run->boots && run->boots_ended == run->boots;
+	if (run->ended)
+		snprintf(run->end, sizeof(run->end), "end ok%s",
+			 run->boots > 1 ? ", every boot" : "");
+	else if (!bad_end && run->boots > 1)
+		snprintf(run->end, sizeof(run->end),
+			 "%d of %d boots never reported their end",
+			 run->boots - run->boots_ended, run->boots);
 	return 0;
 }
 
@@ -393,6 +483,24 @@ void expected_warning(const struct result *r, int cleared, char *buf,
 		 r->comm, r->pid, names, r->op, r->fs);
 }
 
+/* The notice of the sysctl when the raiser of @r changed the phase. */
+void expected_raise(const struct result *r, const char *old, const char *new,
+		    char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "VFS: process 'mnt-raise' (pid %d) raised the proc and sysfs mount flags phase from %s to %s",
+		 r->raiser, old, new);
+}
+
+/* The line of a boot parameter that names no phase. */
+void expected_unknown(const char *value, const char *kept, char *buf,
+		      size_t len)
+{
+	snprintf(buf, len,
+		 "VFS: unknown proc_sysfs_mount_flags=%s, keeping the %s phase",
+		 value, kept);
+}
+
 bool is_warning(const char *line)
 {
 	return !strncmp(line, "VFS: process '", 14);
@@ -416,6 +524,32 @@ bool is_splat(const char *line)
 	return false;
 }
 
+/* The run-time phase's lines @c wants from @r, into @lines; how many. */
+static int expected_phase_lines(const struct cell *c, const struct result *r,
+				char lines[][256])
+{
+	int i, n = 0;
+
+	for (i = 0; i < c->n_raised; i++)
+		expected_raise(r, c->raised[i][0], c->raised[i][1], lines[n++],
+			       256);
+	if (c->unknown[0][0])
+		expected_unknown(c->unknown[0], c->unknown[1], lines[n++], 256);
+	return n;
+}
+
+/* Count @line against the expected @lines; false if it is none of them. */
+static bool count_phase_line(char lines[][256], int n, int *seen,
+			     const char *line)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(lines[i], line))
+			return ++seen[i], true;
+	return false;
+}
+
 #define WHY(...) snprintf(v.why + strlen(v.why), sizeof(v.why) - strlen(v.why), __VA_ARGS__)
 
 /*
@@ -426,7 +560,9 @@ struct verdict judge(const struct cell *c, const struct result *r)
 {
 	struct verdict v = { .pass = true };
 	char want[512], got[64], exp[64];
-	int i, warnings = 0, max_warnings;
+	char phase_lines[MAX_RAISES + 1][256];
+	int phase_seen[MAX_RAISES + 1] = { 0 };
+	int i, warnings = 0, max_warnings, n_phase;
 	bool refused_fsmount;
 
 	if (!r) {
@@ -457,8 +593,9 @@ struct verdict judge(const struct cell *c, const struct result *r)
 		}
 	}
 
-	/* Kernel lines: the warning where due, nothing else. */
+	/* Kernel lines: the warning and the phase's lines where due, nothing else. */
 	expected_warning(r, c->cleared, want, sizeof(want));
+	n_phase = expected_phase_lines(c, r, phase_lines);
 	refused_fsmount = c->outcome == REFUSED && !strcmp(r->op, "fsmount");
 	for (i = 0; i < r->n_lines; i++) {
 		if (c->outcome == WARNED && !strcmp(r->lines[i], want)) {
@@ -467,8 +604,14 @@ struct verdict judge(const struct cell *c, const struct result *r)
 		}
 		if (refused_fsmount && !strcmp(r->lines[i], "VFS: Mount too revealing"))
 			continue;
+		if (count_phase_line(phase_lines, n_phase, phase_seen, r->lines[i]))
+			continue;
 		WHY("unexpected kernel line \"%s\"; ", r->lines[i]);
 	}
+	for (i = 0; i < n_phase; i++)
+		if (phase_seen[i] != 1)
+			WHY("%d times, want once: \"%s\"; ", phase_seen[i],
+			    phase_lines[i]);
 	if (c->outcome == WARNED) {
 		/* Each 5 s window may print up to the burst, no more. */
 		max_warnings = RATELIMIT_BURST * (1 + r->ms / RATELIMIT_MS);

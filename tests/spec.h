@@ -16,6 +16,7 @@
 #define TOOL_MAX_LINES 16	/* kernel lines kept per tool */
 #define TOOL_MAX_OUT 40		/* output lines kept per tool */
 #define MAX_BENCH 4
+#define MAX_ALONE 16		/* scenarios that need a boot of their own */
 #define RATELIMIT_BURST 10
 #define RATELIMIT_MS 5000
 
@@ -26,11 +27,21 @@ enum { F_RO = 1, F_NOSUID = 2, F_NODEV = 4, F_NOEXEC = 8 };
 
 enum outcome { ALLOWED, WARNED, REFUSED };
 
+#define MAX_RAISES 2
+
 struct cell {
 	enum outcome outcome;
 	int flags;		/* landed flags, when allowed or warned */
 	int cleared;		/* flags the warning names */
 	char err[16];		/* errno name, when refused */
+	/*
+	 * Kernel lines of the run-time phase the scenario must cause, each
+	 * once: "raised:OLD>NEW" (the sysctl's notice of a change) and
+	 * "unknown:VALUE>KEPT" (a bad boot value, the phase kept).
+	 */
+	int n_raised;
+	char raised[MAX_RAISES][2][16];	/* OLD, NEW */
+	char unknown[2][32];		/* VALUE, KEPT; "" when none */
 };
 
 struct spec_row {
@@ -49,6 +60,7 @@ struct result {
 	char op[16], fs[16], ret[16], comm[32];
 	int flags;		/* -1 when nothing landed */
 	int pid, ok, tries;
+	int raiser;		/* pid of the process that raised the phase */
 	long ms;
 	int n_lines;
 	char *lines[MAX_LINES];	/* kernel lines logged during the scenario */
@@ -83,6 +95,11 @@ struct run {
 	bool ended;		/* "end ok" seen */
 	char end[256];		/* the end line, or why it is missing */
 	char last_begun[64];	/* the scenario the guest was in */
+	int boots, boots_ended;	/* "start" and "end ok" records */
+	int n_alone;		/* scenarios that want a boot of their own */
+	struct {
+		char name[64], arg[64];	/* arg: extra kernel parameter or "-" */
+	} alone[MAX_ALONE];
 	long wall_ms;
 	int n;
 	struct result res[MAX_SCENARIOS];
@@ -124,6 +141,10 @@ int run_load(const char *path, struct run *run);
 void run_free(struct run *run);
 const struct result *run_find(const struct run *run, const char *name);
 void expected_warning(const struct result *r, int cleared, char *buf,
+		      size_t len);
+void expected_raise(const struct result *r, const char *old, const char *new,
+		    char *buf, size_t len);
+void expected_unknown(const char *value, const char *kept, char *buf,
 		      size_t len);
 struct verdict judge(const struct cell *c, const struct result *r);
 const char *outcome_name(enum outcome o);
