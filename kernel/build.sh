@@ -6,8 +6,11 @@
 # recompile and a relink, and later builds of each mode are incremental.
 #
 # usage: build.sh TREE CONFIGS_DIR OUTDIR VARIANT...
-#   VARIANT is a mode (legacy, warn, enforce), or debug-MODE for the mode
-#   with configs/debug.config on top of configs/base.config.
+#   VARIANT is a mode (legacy, warn, enforce), debug-MODE for the mode
+#   with configs/debug.config on top of configs/base.config, or fixed-MODE
+#   for the mode with the phase fixed at build time (configs/fixed.config:
+#   no boot parameter, no sysctl), as a baseline for bench-mount and
+#   legacy-text.  A later fragment may override an earlier one's line.
 set -eu
 tree=$(cd "$1" && pwd) configs=$(cd "$2" && pwd) out=$(cd "$3" && pwd)
 shift 3
@@ -24,10 +27,11 @@ jobs=$(nproc)
 wanted() { grep -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set)' "$1"; }
 
 check_fragment() {
-	frag=$1 config=$2
+	frag=$1 config=$2 all=$3
 	wanted "$frag" | while IFS= read -r line; do
 		grep -qxF "$line" "$config" && continue
 		sym=$(echo "$line" | grep -oE 'CONFIG_[A-Za-z0-9_]+')
+		overridden "$frag" "$all" "$sym" && continue
 		now=$(grep -E "^$sym=|^# $sym is not set" "$config" || echo "absent")
 		fail "Kconfig dropped '$line' (asked for by $frag): the final .config has '$now'. Check the symbol's dependencies in the kernel's Kconfig, and that the series is applied"
 	done
@@ -37,8 +41,19 @@ check_fragment() {
 fragments() {
 	case $1 in
 	debug-*) echo "$configs/base.config $configs/debug.config $configs/${1#debug-}.config" ;;
+	fixed-*) echo "$configs/base.config $configs/fixed.config $configs/${1#fixed-}.config" ;;
 	*) echo "$configs/base.config $configs/$1.config" ;;
 	esac
+}
+
+# Whether a fragment after $1 in the list $2 sets the symbol $3 again.
+overridden() {
+	after=
+	for f in $2; do
+		[ -n "$after" ] && grep -qE "^$3=|^# $3 is not set" "$f" && return 0
+		[ "$f" = "$1" ] && after=1
+	done
+	return 1
 }
 
 # What a variant's .config depends on: its fragments, and the Kconfig files
@@ -90,7 +105,7 @@ for mode; do
 			$(fragments "$mode") >/dev/null
 		make -s -C "$tree" O="$work" olddefconfig >/dev/null
 		for frag in $(fragments "$mode"); do
-			check_fragment "$frag" "$work/.config"
+			check_fragment "$frag" "$work/.config" "$(fragments "$mode")"
 		done
 		echo "$key" > "$work/.psmf-config-key"
 	fi

@@ -1,16 +1,18 @@
 #!/bin/sh
-# Legacy must add no code to the mount path: build fs/namespace.o from the
-# pristine tree with the legacy variant's .config, and compare it, function
-# by function, with the legacy build's; print the .text size of every
-# variant next to the pristine one.
+# Legacy with the phase fixed at build time (CONFIG_..._RUNTIME=n) must add
+# no code to the mount path: build fs/namespace.o from the pristine tree
+# with that variant's .config, and compare it, function by function, with
+# the fixed-legacy build's; print the .text size of every variant next to
+# the pristine one.
 #
 # usage: tests/legacy-text.sh BUILDDIR KERNELDIR
-#   BUILDDIR holds linux/ (the patched tree) and kbuild-<variant>/ (built);
-#   KERNELDIR is kernel/, for pristine.sh.
+#   BUILDDIR holds linux/ (the patched tree) and kbuild-<variant>/ (built,
+#   fixed-legacy included); KERNELDIR is kernel/, for pristine.sh.
 set -eu
 build=$(cd "$1" && pwd) kernel=$(cd "$2" && pwd)
-[ -f "$build/kbuild-legacy/fs/namespace.o" ] || {
-	echo "legacy-text: $build/kbuild-legacy/fs/namespace.o is missing: run 'meson compile -C $build' first" >&2
+fixed=$build/kbuild-fixed-legacy
+[ -f "$fixed/fs/namespace.o" ] || {
+	echo "legacy-text: $fixed/fs/namespace.o is missing: run 'meson compile -C $build legacy-text' (it builds fixed-legacy)" >&2
 	exit 1
 }
 tmp=$(mktemp -d)
@@ -18,7 +20,11 @@ trap 'rm -rf "$tmp"' EXIT
 
 "$kernel/pristine.sh" "$build/linux" "$tmp/linux"
 mkdir "$tmp/o"
-cp "$build/kbuild-legacy/.config" "$tmp/o/.config"
+grep -qx '# CONFIG_PROC_SYSFS_MOUNT_FLAGS_RUNTIME is not set' "$fixed/.config" || {
+	echo "legacy-text: $fixed/.config has the run-time phase: it must be fixed at build time" >&2
+	exit 1
+}
+cp "$fixed/.config" "$tmp/o/.config"
 make -s -C "$tmp/linux" O="$tmp/o" olddefconfig >/dev/null
 make -s -C "$tmp/linux" O="$tmp/o" -j"$(nproc)" fs/namespace.o >/dev/null
 
@@ -34,17 +40,18 @@ code() {
 }
 
 echo "fs/namespace.o .text bytes:"
-printf '  %-10s %s\n' pristine "$(text "$tmp/o/fs/namespace.o")"
-for v in legacy warn enforce; do
+printf '  %-13s %s\n' pristine "$(text "$tmp/o/fs/namespace.o")"
+for v in fixed-legacy legacy warn enforce; do
 	o=$build/kbuild-$v/fs/namespace.o
-	[ -f "$o" ] && printf '  %-10s %s\n' "$v" "$(text "$o")"
+	[ -f "$o" ] && printf '  %-13s %s\n' "$v" "$(text "$o")"
 done
+echo "  (fixed-legacy: RUNTIME=n; the others: RUNTIME=y)"
 code "$tmp/o/fs/namespace.o" > "$tmp/pristine.s"
-code "$build/kbuild-legacy/fs/namespace.o" > "$tmp/legacy.s"
+code "$fixed/fs/namespace.o" > "$tmp/legacy.s"
 if cmp -s "$tmp/pristine.s" "$tmp/legacy.s"; then
-	echo "legacy: the same instructions as pristine 6.1 ($(cut -f1 "$tmp/legacy.s" | uniq | wc -l) functions, $(wc -l < "$tmp/legacy.s") instructions)"
+	echo "legacy (RUNTIME=n): the same instructions as pristine 6.1 ($(cut -f1 "$tmp/legacy.s" | uniq | wc -l) functions, $(wc -l < "$tmp/legacy.s") instructions)"
 else
-	echo "legacy: the code differs from pristine 6.1:"
+	echo "legacy (RUNTIME=n): the code differs from pristine 6.1:"
 	diff "$tmp/pristine.s" "$tmp/legacy.s" | head -40
 	exit 1
 fi

@@ -17,14 +17,16 @@ struct shown {
 	char warning[512];	/* the first warning line, if any */
 };
 
-static void show(const struct matrix *m, int row, int mode, struct shown *s)
+/* Row @row of @run, judged against the spec's column @mode. */
+static void show_run(const struct matrix *m, const struct run *run, int row,
+		     int mode, struct shown *s)
 {
 	const struct spec_row *sr = &m->spec->row[row];
 	char flags[64];
 	int i;
 
 	memset(s, 0, sizeof(*s));
-	s->r = run_find(m->run[mode], sr->name);
+	s->r = run_find(run, sr->name);
 	s->v = judge(&sr->cell[mode], s->r);
 	if (!s->r) {
 		snprintf(s->text, sizeof(s->text), "no result");
@@ -42,6 +44,11 @@ static void show(const struct matrix *m, int row, int mode, struct shown *s)
 				 s->r->lines[i]);
 			break;
 		}
+}
+
+static void show(const struct matrix *m, int row, int mode, struct shown *s)
+{
+	show_run(m, m->run[mode], row, mode, s);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -74,19 +81,91 @@ static void html_str(FILE *f, const char *s)
 	}
 }
 
-static void summary(const struct matrix *m, int mode, int *pass, int *fail)
+static void summary_run(const struct matrix *m, const struct run *run,
+			int mode, int *pass, int *fail)
 {
 	struct shown s;
 	int i;
 
 	*pass = *fail = 0;
 	for (i = 0; i < m->spec->n; i++) {
-		show(m, i, mode, &s);
+		show_run(m, run, i, mode, &s);
 		if (s.v.pass)
 			(*pass)++;
 		else
 			(*fail)++;
 	}
+}
+
+static void summary(const struct matrix *m, int mode, int *pass, int *fail)
+{
+	summary_run(m, m->run[mode], mode, pass, fail);
+}
+
+/*
+ * The boot overrides: each kernel booted as each other phase, judged
+ * against that phase's column.  Calls @row for each run that exists.
+ */
+static void each_override(const struct matrix *m, FILE *f,
+			  void (*row)(FILE *f, int built, int told,
+				      const struct run *r, int pass, int fail))
+{
+	int b, t, pass, fail;
+
+	for (b = 0; b < MAX_MODES; b++)
+		for (t = 0; t < MAX_MODES; t++)
+			if (m->told[b][t]) {
+				summary_run(m, m->told[b][t], t, &pass, &fail);
+				row(f, b, t, m->told[b][t], pass, fail);
+			}
+}
+
+static void override_md(FILE *f, int built, int told, const struct run *r,
+			int pass, int fail)
+{
+	fprintf(f, "| %s | `proc_sysfs_mount_flags=%s` | %s | %d of %d%s |\n",
+		all_modes[built], all_modes[told], r->release, pass,
+		pass + fail, fail ? " **(see mismatches)**" : "");
+}
+
+static void override_html(FILE *f, int built, int told, const struct run *r,
+			  int pass, int fail)
+{
+	fprintf(f, "<tr><td>%s</td><td><code>proc_sysfs_mount_flags=%s</code></td><td>%s</td><td class=\"%s\">%d of %d</td></tr>\n",
+		all_modes[built], all_modes[told], r->release,
+		fail ? "bad" : "ok", pass, pass + fail);
+}
+
+static int json_overrides;
+
+static void override_json(FILE *f, int built, int told, const struct run *r,
+			  int pass, int fail)
+{
+	fprintf(f, "%s\n    {\"built\": \"%s\", \"booted_as\": \"%s\", \"kernel\": ",
+		json_overrides++ ? "," : "", all_modes[built], all_modes[told]);
+	json_str(f, r->release);
+	fprintf(f, ", \"cells_matching\": %d, \"cells\": %d, \"completed\": %s}",
+		pass, pass + fail, r->ended ? "true" : "false");
+}
+
+/* Mismatches of the override runs, for the markdown report. */
+static int override_mismatches(const struct matrix *m, FILE *f)
+{
+	struct shown s;
+	int b, t, i, n = 0;
+
+	for (b = 0; b < MAX_MODES; b++)
+		for (t = 0; t < MAX_MODES; t++)
+			for (i = 0; m->told[b][t] && i < m->spec->n; i++) {
+				show_run(m, m->told[b][t], i, t, &s);
+				if (s.v.pass)
+					continue;
+				fprintf(f, "- %s booted as %s / `%s`: %s\n",
+					all_modes[b], all_modes[t],
+					m->spec->row[i].name, s.v.why);
+				n++;
+			}
+	return n;
 }
 
 /* works / warns / fails, from the exit status and the kernel lines */
@@ -137,9 +216,22 @@ static void compat_table_markdown(const struct matrix *m, FILE *f)
 	}
 }
 
+/* @s with the number after "(pid " as N: it changes from run to run. */
+static const char *without_pid(const char *s, char *buf, size_t len)
+{
+	const char *p = strstr(s, "(pid ");
+
+	if (!p)
+		return s;
+	snprintf(buf, len, "%.*s(pid N%s", (int)(p - s), s,
+		 p + 5 + strspn(p + 5, "0123456789"));
+	return buf;
+}
+
 int report_compat(const struct matrix *m, FILE *f)
 {
 	const struct tool_run *t;
+	char line[1024];
 	int i, j, k;
 
 	fprintf(f, "# Real container tools under each phase\n\n"
@@ -149,14 +241,19 @@ int report_compat(const struct matrix *m, FILE *f)
 		"systemd-nspawn refuses to start as anyone but root, and runs its container in a user\n"
 		"namespace of its own (`--private-users`), where proc and sysfs are mounted.\n\n");
 	compat_table_markdown(m, f);
-	fprintf(f, "\n## Kernel lines and the mounts the sandboxed command saw\n\n");
+	fprintf(f, "\n## Kernel lines and the mounts the sandboxed command saw\n\n"
+		"The series' kernel lines, with the pid as `N` so that this file changes only when\n"
+		"the results do; every kernel line, pids included, is in `matrix.json`.\n\n");
 	for (j = 0; j < MAX_MODES; j++)
 		for (i = 0; i < m->tools[j]->n_tools; i++) {
 			t = &m->tools[j]->tools[i];
 			fprintf(f, "- %s, %s: exit %d", all_modes[j], t->name,
 				t->exit);
 			for (k = 0; k < t->n_lines; k++)
-				fprintf(f, "; kernel: `%s`", t->lines[k]);
+				if (is_warning(t->lines[k]))
+					fprintf(f, "; kernel: `%s`",
+						without_pid(t->lines[k], line,
+							    sizeof(line)));
 			for (k = 0; k < t->n_out; k++)
 				fprintf(f, "; `%s`", t->out[k]);
 			fprintf(f, "\n");
@@ -167,22 +264,25 @@ int report_compat(const struct matrix *m, FILE *f)
 int report_markdown(const struct matrix *m, FILE *f)
 {
 	struct shown s;
-	char exp[128];
+	char exp[128], line[1024];
 	int i, j, pass, fail;
 
 	fprintf(f, "# Proc and sysfs mount-flag matrix\n\n");
 	fprintf(f, "Generated by `tests/runner cross` from `tests/spec.md` and the guests' results; do not edit.\n\n");
-	fprintf(f, "| variant | kernel | guest run time | cells matching the spec |\n|---|---|---|---|\n");
+	fprintf(f, "| variant | kernel | cells matching the spec |\n|---|---|---|\n");
 	for (j = 0; j < MAX_MODES; j++) {
 		if (!m->run[j]) {
-			fprintf(f, "| %s | not run | | |\n", all_modes[j]);
+			fprintf(f, "| %s | not run | |\n", all_modes[j]);
 			continue;
 		}
 		summary(m, j, &pass, &fail);
-		fprintf(f, "| %s | %s | %.1f s | %d of %d%s |\n", all_modes[j],
-			m->run[j]->release, m->run[j]->wall_ms / 1000.0, pass,
-			pass + fail, fail ? " **(red cells below)**" : "");
+		fprintf(f, "| %s | %s | %d of %d%s |\n", all_modes[j],
+			m->run[j]->release, pass, pass + fail,
+			fail ? " **(red cells below)**" : "");
 	}
+	fprintf(f, "\nThe same kernels booted as another phase, each judged against that phase's column:\n\n"
+		"| kernel built as | booted with | kernel | cells matching that column |\n|---|---|---|---|\n");
+	each_override(m, f, override_md);
 	fprintf(f, "\nEach cell: what happened, then the spec's expectation when it differs. "
 		"✅ matches the spec, ❌ does not.\n\n");
 	fprintf(f, "| scenario | what |");
@@ -208,13 +308,13 @@ int report_markdown(const struct matrix *m, FILE *f)
 		}
 		fprintf(f, "\n");
 	}
-	fprintf(f, "\n## Warning lines logged by the warn variant\n\n");
+	fprintf(f, "\n## Warning lines logged by the warn variant\n\n(The pid as `N`; matrix.json has each line as logged.)\n\n");
 	j = mode_index("warn");
 	for (i = 0; m->run[j] && i < m->spec->n; i++) {
 		show(m, i, j, &s);
 		if (s.warning[0])
 			fprintf(f, "- `%s`: `%s`\n", m->spec->row[i].name,
-				s.warning);
+				without_pid(s.warning, line, sizeof(line)));
 	}
 	fprintf(f, "\n## Mismatches\n\n");
 	for (j = 0, pass = 0; j < MAX_MODES; j++) {
@@ -227,6 +327,7 @@ int report_markdown(const struct matrix *m, FILE *f)
 			}
 		}
 	}
+	pass += override_mismatches(m, f);
 	if (!pass)
 		fprintf(f, "None.\n");
 	if (m->tools[0]) {
@@ -305,6 +406,9 @@ int report_html(const struct matrix *m, FILE *f)
 			m->run[j]->wall_ms / 1000.0, fail ? "bad" : "ok", pass,
 			pass + fail);
 	}
+	fprintf(f, "</table>\n<h2>Boot overrides</h2>\n<p>The same kernels booted as another phase, each judged against that phase's column.</p>\n<table>\n"
+		"<tr><th>kernel built as</th><th>booted with</th><th>kernel</th><th>cells matching that column</th></tr>\n");
+	each_override(m, f, override_html);
 	fprintf(f, "</table>\n<h2>Scenarios</h2>\n<table>\n<tr><th>scenario</th><th>what</th>");
 	for (j = 0; j < MAX_MODES; j++)
 		fprintf(f, "<th>%s</th>", all_modes[j]);
@@ -395,7 +499,10 @@ int report_json(const struct matrix *m, FILE *f)
 			m->run[j]->wall_ms / 1000.0,
 			m->run[j]->ended ? "true" : "false");
 	}
-	fprintf(f, "\n  },\n  \"scenarios\": [");
+	fprintf(f, "\n  },\n  \"boot_overrides\": [");
+	json_overrides = 0;
+	each_override(m, f, override_json);
+	fprintf(f, "\n  ],\n  \"scenarios\": [");
 	for (i = 0; i < m->spec->n; i++) {
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
 		json_str(f, m->spec->row[i].name);

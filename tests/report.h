@@ -8,6 +8,8 @@
 struct matrix {
 	const struct spec *spec;		/* NULL: no matrix results */
 	const struct run *run[MAX_MODES];	/* NULL: variant not run */
+	/* [built][told]: a kernel booted as another phase; NULL: not run. */
+	const struct run *told[MAX_MODES][MAX_MODES];
 	/* The userspace suite's runs; NULL: not run (all or none). */
 	const struct run *tools[MAX_MODES];
 };

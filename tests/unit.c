@@ -49,6 +49,61 @@ static void test_cells(void)
 	tap(!strcmp(buf, "warn nodev,noexec ro,nosuid"), "cell round trip: %s", buf);
 }
 
+/* The run-time phase's lines at the end of a cell. */
+static void test_phase_cells(void)
+{
+	struct cell c;
+	char buf[128];
+
+	tap(!parse_cell("EPERM raised:legacy>warn,warn>enforce", &c) &&
+	    c.outcome == REFUSED && c.n_raised == 2 &&
+	    !strcmp(c.raised[1][0], "warn") && !strcmp(c.raised[1][1], "enforce"),
+	    "cell 'EPERM raised:legacy>warn,warn>enforce'");
+	tap(!parse_cell("warn nosuid,nodev,noexec - unknown:bogus>warn", &c) &&
+	    c.outcome == WARNED && !strcmp(c.unknown[0], "bogus") &&
+	    !strcmp(c.unknown[1], "warn"), "cell with unknown:bogus>warn");
+	tap(parse_cell("EPERM raised:legacy>strict", &c),
+	    "a raise to no phase is rejected");
+	tap(parse_cell("EPERM raised:legacy", &c), "a raise without '>' is rejected");
+	tap(parse_cell("EPERM raised:a>warn,b>warn,c>warn", &c) ||
+	    parse_cell("EPERM raised:legacy>warn,warn>enforce,enforce>enforce", &c),
+	    "more raises than a cell holds are rejected");
+	tap(parse_cell("EPERM sideways:legacy>warn", &c),
+	    "an unknown trailing word is rejected");
+	parse_cell("ok - raised:legacy>warn unknown:x>warn", &c);
+	format_cell(&c, buf, sizeof(buf));
+	tap(!strcmp(buf, "ok - raised:legacy>warn unknown:x>warn"),
+	    "phase cell round trip: %s", buf);
+}
+
+static void test_judge_phase(void)
+{
+	const char *notice =
+		"VFS: process 'mnt-raise' (pid 7) raised the proc and sysfs mount flags phase from legacy to enforce";
+	struct result r;
+	struct cell c;
+
+	parse_cell("EPERM raised:legacy>enforce", &c);
+	r = result("EPERM", -1, notice);
+	r.raiser = 7;
+	tap(judge(&c, &r).pass, "judge: the raise's notice passes");
+	r = result("EPERM", -1, NULL);
+	r.raiser = 7;
+	tap(!judge(&c, &r).pass, "judge: a missing notice fails");
+	r = result("EPERM", -1, notice);
+	r.raiser = 8;
+	tap(!judge(&c, &r).pass, "judge: a notice from another process fails");
+	parse_cell("EPERM", &c);
+	r = result("EPERM", -1, notice);
+	r.raiser = 7;
+	tap(!judge(&c, &r).pass, "judge: a notice where no raise is due fails");
+	parse_cell("ok - unknown:bogus>legacy", &c);
+	r = result("0", 0, "VFS: unknown proc_sysfs_mount_flags=bogus, keeping the legacy phase");
+	tap(judge(&c, &r).pass, "judge: the bad boot value's line passes");
+	r = result("0", 0, "VFS: unknown proc_sysfs_mount_flags=bogus, keeping the warn phase");
+	tap(!judge(&c, &r).pass, "judge: the wrong phase kept fails");
+}
+
 static void test_judge(void)
 {
 	const char *warning =
@@ -130,6 +185,8 @@ int main(void)
 	printf("TAP version 13\n");
 	test_cells();
 	test_judge();
+	test_phase_cells();
+	test_judge_phase();
 	test_splats();
 	test_model();
 	return tap_end();
