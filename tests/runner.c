@@ -543,7 +543,7 @@ static void append_file(const char *from, const char *to)
 static void boot_alone(const struct opts *o, const char *results,
 		       const char *console)
 {
-	char append[1024], tmp_res[4200], tmp_con[4200], what[128];
+	char append[1024], tmp_res[4300], tmp_con[4300], what[128];
 	bool timed_out;
 	struct run run;
 	int i, status;
