@@ -141,6 +141,10 @@ static const struct scenario scenarios[] = {
 	  F_NOSUID | F_NOEXEC, 0, 1, 1, .after = "warn" },
 	{ "warn_mount_then_raise_enforce_bindremount", "proc", HOST_STD, OP_BIND_REMOUNT,
 	  F_NODEV | F_NOEXEC, 0, 1, 1, .before = "warn", .after = "enforce" },
+	{ "raise_implicit_then_bindremount_proc_clear_nosuid", "proc", HOST_STD,
+	  OP_BIND_REMOUNT, F_NODEV | F_NOEXEC, 0, 1, 1, .after = "implicit" },
+	{ "raise_implicit_then_setattr_proc_clear_nodev", "proc", HOST_STD,
+	  OP_SETATTR, F_NOSUID | F_NOEXEC, 0, 1, 1, .after = "implicit" },
 	/* An unknown boot value keeps the phase the kernel had. */
 	{ "boot_unknown_value", "proc", HOST_STD, OP_MOUNT, 0, 0, 1, 1,
 	  .boot = "proc_sysfs_mount_flags=bogus" },

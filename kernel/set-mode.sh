@@ -5,7 +5,7 @@
 # usage: kernel/set-mode.sh TREE CONFIG MODE
 #   TREE    a Linux 6.1 source tree with the series applied
 #   CONFIG  the .config to change (of an O= build directory, or TREE/.config)
-#   MODE    legacy, warn or enforce
+#   MODE    a phase: legacy, warn, implicit or enforce (kernel/phases.sh)
 #
 # The fragment configs/MODE.config is merged into CONFIG with the tree's
 # scripts/kconfig/merge_config.sh, then "make olddefconfig" settles it; the
@@ -17,7 +17,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 fragment=$here/configs/$mode.config
 
 fail() { echo "set-mode.sh: error: $*" >&2; exit 1; }
-[ -r "$fragment" ] || fail "unknown mode '$mode': use one of $(cd "$here/configs" && ls *.config | grep -v base | sed 's/\.config$//' | tr '\n' ' ')"
+phases=$("$here/kernel/phases.sh")
+echo "$phases" | grep -qx "$mode" ||
+	fail "unknown mode '$mode': use one of $(echo $phases)"
 [ -r "$config" ] || fail "$config not found"
 grep -q 'PROC_SYSFS_MOUNT_FLAGS_WARN' "$tree/fs/Kconfig" ||
 	fail "$tree has no CONFIG_PROC_SYSFS_MOUNT_FLAGS: apply the series first (see README.md)"
@@ -34,7 +36,7 @@ fi
 
 want=$(grep '^CONFIG_' "$fragment")
 grep -qxF "$want" "$config" || fail "Kconfig dropped '$want' from $config (is CONFIG_USER_NS=y?)"
-for m in legacy warn enforce; do
+for m in $phases; do
 	[ "$m" = "$mode" ] && continue
 	sym=$(grep '^CONFIG_' "$here/configs/$m.config" | cut -d= -f1)
 	! grep -q "^$sym=y" "$config" || fail "$config still has $sym=y"

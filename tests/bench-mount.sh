@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=$build/bench-mount
 rm -rf "$out"
 mkdir -p "$out"
-variants="fixed-legacy legacy warn enforce"
+variants="fixed-legacy $("$here/../kernel/phases.sh" | tr '\n' ' ')"
 for r in $(seq "$rounds"); do
 	for v in $variants; do
 		m=${v#fixed-}

@@ -41,7 +41,7 @@ code() {
 
 echo "fs/namespace.o .text bytes:"
 printf '  %-13s %s\n' pristine "$(text "$tmp/o/fs/namespace.o")"
-for v in fixed-legacy legacy warn enforce; do
+for v in fixed-legacy $("$kernel/phases.sh"); do
 	o=$build/kbuild-$v/fs/namespace.o
 	[ -f "$o" ] && printf '  %-13s %s\n' "$v" "$(text "$o")"
 done

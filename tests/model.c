@@ -9,6 +9,10 @@
  *  R3 remount, bind remount or mount_setattr clearing nosuid, nodev or
  *     noexec on such a fresh mount: legacy allowed, warn warns, enforce EPERM
  *  R4 fresh read-write mount while the visible mount is read-only: EPERM
+ *  R5 implicit (issue "a fourth phase, implicit"): a fresh mount, remount
+ *     or bind remount that omits a locked flag is allowed, silently, and
+ *     the flag lands anyway; a mount_setattr(2) that clears one
+ *     explicitly is EPERM, as under enforce
  *
  * and two facts of Linux 6.1 that the table takes as given:
  *
@@ -17,7 +21,7 @@
  *  K2 the sysfs superblock belongs to the initial user namespace, so
  *     MS_REMOUNT of sysfs from a user namespace is EPERM in every phase
  *
- * Modes are indexed as all_modes[] in spec.c: legacy, warn, enforce.
+ * Modes are enum phase of spec.h.
  */
 #include <string.h>
 
@@ -40,17 +44,27 @@ int model_op_index(const char *name)
 	return -1;
 }
 
-/* R1, R3: a change that leaves out locked exec flags, by phase. */
-static struct model_out clearing(int mode, int cleared, int landed)
+/* R1, R3, R5: a change that leaves out locked exec flags, by phase. */
+static struct model_out clearing(int mode, int cleared, int landed,
+				 enum model_op op)
 {
 	struct model_out out = { .landed = landed };
 
 	if (!cleared)
 		return out;
-	if (!strcmp(all_modes[mode], "enforce"))
-		out.err = "EPERM";
-	else if (!strcmp(all_modes[mode], "warn"))
+	switch (mode) {
+	case PHASE_WARN:
 		out.cleared = cleared;
+		break;
+	case PHASE_IMPLICIT:
+		if (op == MOP_SETATTR)
+			out.err = "EPERM";
+		out.landed |= cleared;
+		break;
+	case PHASE_ENFORCE:
+		out.err = "EPERM";
+		break;
+	}
 	return out;
 }
 
@@ -65,7 +79,7 @@ struct model_out model(int mode, int visible, int requested, enum model_op op,
 	case MOP_FSMOUNT:
 		if ((visible & F_RO) && !(requested & F_RO))
 			return refused;				/* R4 */
-		return clearing(mode, cleared, requested);	/* R1, R2 */
+		return clearing(mode, cleared, requested, op);	/* R1, R2, R5 */
 	case MOP_REMOUNT:
 		if (sysfs)
 			return refused;				/* K2 */
@@ -75,7 +89,7 @@ struct model_out model(int mode, int visible, int requested, enum model_op op,
 		/* The fresh mount keeps every visible flag (R2): allowed. */
 		if ((visible & F_RO) && !(requested & F_RO))
 			return refused;				/* K1 */
-		return clearing(mode, cleared, requested);	/* R3 */
+		return clearing(mode, cleared, requested, op);	/* R3, R5 */
 	default:
 		return refused;
 	}

@@ -45,7 +45,7 @@ static void usage(void)
 		"       runner cross --spec SPEC --dir DIR\n"
 		"       runner mutate --spec SPEC --dir DIR\n"
 		"       runner compat --dir DIR\n"
-		"MODE is one of legacy, warn, enforce; STEPS a comma list of matrix, selftest,\n"
+		"MODE is one of legacy, warn, implicit, enforce; STEPS a comma list of matrix, selftest,\n"
 		"exhaustive, stress, bench (default matrix,selftest).\n");
 	exit(2);
 }
@@ -208,7 +208,7 @@ static void check_sampled_warnings(const char *what, int mode, int lines,
 {
 	int most = RATELIMIT_BURST * (1 + (ms > 0 ? ms : 0) / RATELIMIT_MS);
 
-	if (!strcmp(all_modes[mode], "warn"))
+	if (mode == PHASE_WARN)
 		tap(lines >= 1 && lines <= most,
 		    "%s warn: %d warning lines in %.1f s, within 1 to %d (10 per 5 s)",
 		    what, lines, ms / 1000.0, most);
@@ -350,7 +350,7 @@ static void check_userspace(const struct run *run, int mode)
 		tap(t->exit >= 0 && t->exit != 126 && t->exit != 127,
 		    "userspace %s %s ran: %s (exit %d)", all_modes[mode],
 		    t->name, tool_verdict(t), t->exit);
-		if (!strcmp(all_modes[mode], "legacy"))
+		if (mode == PHASE_LEGACY)
 			tap(!strcmp(tool_verdict(t), "works"),
 			    "userspace legacy %s works as on Debian's 6.1",
 			    t->name);
@@ -398,7 +398,7 @@ static int need_mode(const char *mode)
 	int m = mode ? mode_index(mode) : -1;
 
 	if (m < 0) {
-		fprintf(stderr, "runner: unknown mode '%s': use legacy, warn or enforce\n",
+		fprintf(stderr, "runner: unknown mode '%s': use legacy, warn, implicit or enforce\n",
 			mode ? mode : "");
 		exit(2);
 	}
@@ -800,37 +800,79 @@ static bool cross_override(const struct opts *o, const struct spec *spec,
 	return true;
 }
 
+/* What one variant did in a scenario, or what its cell says it does. */
+struct obs {
+	enum outcome outcome;
+	int flags;
+};
+
+/*
+ * Implicit allows exactly what warn allows, except a mount_setattr(2)
+ * that clears a locked flag, which it refuses as enforce; and the flags
+ * that land are those enforce requires: warn's plus the ones it warned of.
+ */
+static bool implicit_ok(struct obs w, struct obs i, int cleared, bool setattr,
+			char *why, size_t len)
+{
+	bool refuse = w.outcome == REFUSED || (w.outcome == WARNED && setattr);
+
+	if (refuse != (i.outcome == REFUSED) || i.outcome == WARNED)
+		return snprintf(why, len, "implicit %s where warn %s%s",
+				outcome_name(i.outcome), outcome_name(w.outcome),
+				setattr ? " (mount_setattr)" : ""), false;
+	if (!refuse && i.flags != (w.flags | cleared))
+		return snprintf(why, len, "implicit landed flags %#x, want warn's %#x plus the cleared %#x",
+				i.flags, w.flags, cleared), false;
+	return true;
+}
+
+/* The cross-variant rules for one row: on the spec, then on the results. */
+static void cross_row(const struct spec_row *row, const struct run *runs)
+{
+	const struct result *r[MAX_MODES];
+	struct obs want[MAX_MODES], seen[MAX_MODES];
+	int cleared = row->cell[PHASE_WARN].cleared, j;
+	char why[256] = "";
+	bool setattr;
+
+	for (j = 0; j < MAX_MODES; j++) {
+		r[j] = run_find(&runs[j], row->name);
+		want[j] = (struct obs){ row->cell[j].outcome, row->cell[j].flags };
+		seen[j] = (struct obs){ judge(&row->cell[j], r[j]).seen,
+					r[j] ? r[j]->flags : -1 };
+	}
+	setattr = r[PHASE_WARN] && !strcmp(r[PHASE_WARN]->op, "setattr");
+	if (!cross_ok(want[PHASE_LEGACY].outcome, want[PHASE_WARN].outcome,
+		      want[PHASE_ENFORCE].outcome, why, sizeof(why)) ||
+	    !implicit_ok(want[PHASE_WARN], want[PHASE_IMPLICIT], cleared,
+			 setattr, why, sizeof(why))) {
+		tap(false, "spec row %s is consistent: %s", row->name, why);
+		return;
+	}
+	tap(cross_ok(seen[PHASE_LEGACY].outcome, seen[PHASE_WARN].outcome,
+		     seen[PHASE_ENFORCE].outcome, why, sizeof(why)) &&
+	    implicit_ok(seen[PHASE_WARN], seen[PHASE_IMPLICIT], cleared,
+			setattr, why, sizeof(why)),
+	    "cross-variant %s: legacy %s, warn %s, implicit %s, enforce %s%s%s",
+	    row->name, outcome_name(seen[PHASE_LEGACY].outcome),
+	    outcome_name(seen[PHASE_WARN].outcome),
+	    outcome_name(seen[PHASE_IMPLICIT].outcome),
+	    outcome_name(seen[PHASE_ENFORCE].outcome), why[0] ? ": " : "", why);
+}
+
 static int cross(const struct opts *o)
 {
 	static struct run told[MAX_MODES][MAX_MODES];
 	struct run runs[MAX_MODES], tools[MAX_MODES] = { 0 };
 	struct matrix m = { 0 };
 	struct spec spec;
-	char why[256];
 	int i, j;
 
 	if (!load_matrix(o, &spec, runs, &m))
 		return tap_end();
-	for (i = 0; i < spec.n; i++) {
-		const struct spec_row *row = &spec.row[i];
-		enum outcome seen[MAX_MODES];
-
-		if (phase_row(row, runs))
-			continue;
-		if (!cross_ok(row->cell[0].outcome, row->cell[1].outcome,
-			      row->cell[2].outcome, why, sizeof(why))) {
-			tap(false, "spec row %s is consistent: %s", row->name, why);
-			continue;
-		}
-		for (j = 0; j < MAX_MODES; j++)
-			seen[j] = judge(&row->cell[j],
-					run_find(&runs[j], row->name)).seen;
-		why[0] = 0;
-		tap(cross_ok(seen[0], seen[1], seen[2], why, sizeof(why)),
-		    "cross-variant %s: legacy %s, warn %s, enforce %s%s%s",
-		    row->name, outcome_name(seen[0]), outcome_name(seen[1]),
-		    outcome_name(seen[2]), why[0] ? ": " : "", why);
-	}
+	for (i = 0; i < spec.n; i++)
+		if (!phase_row(&spec.row[i], runs))
+			cross_row(&spec.row[i], runs);
 	for (i = 0; i < MAX_MODES; i++)
 		for (j = 0; j < MAX_MODES; j++)
 			if (i != j && cross_override(o, &spec, runs, i, j,
@@ -891,7 +933,7 @@ static int mutate(const struct opts *o)
 	struct spec spec;
 	char *html = NULL;
 	size_t len = 0;
-	int i, warn = mode_index("warn"), done = 0;
+	int i, warn = PHASE_WARN, done = 0;
 
 	if (!load_matrix(o, &spec, runs, &m))
 		return tap_end();

@@ -1,7 +1,12 @@
 #!/bin/sh
 # Each patch builds on its own: apply the series one patch at a time to a
-# pristine copy of the tree and, at every step, build a bzImage of each
-# phase from that variant's .config.  TAP out, one line per step and phase.
+# pristine copy of the tree and, at every step, for each phase the series
+# has by then (from that variant's .config): the config must keep the
+# phase, and the kernel objects of every C file the series has touched so
+# far must compile without a warning.  A step that touches only
+# Documentation checks the config alone; one that touches a selftest
+# compiles it.  The tip links a bzImage per phase in the main build.
+# TAP out, one line per step and phase.
 #
 # usage: tests/series-builds.sh BUILDDIR KERNELDIR
 #   BUILDDIR holds linux/ (the patched tree) and kbuild-<mode>/.config;
@@ -10,7 +15,7 @@ set -eu
 build=$(cd "$1" && pwd) kernel=$(cd "$2" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-modes="legacy warn enforce"
+modes=$("$kernel/phases.sh")
 for m in $modes; do
 	[ -f "$build/kbuild-$m/.config" ] || {
 		echo "Bail out! $build/kbuild-$m/.config is missing: run 'meson compile -C $build' first"
@@ -20,17 +25,30 @@ done
 patches=$(grep -v '^[[:space:]]*\(#\|$\)' "$kernel/series")
 n=$(echo "$patches" | wc -l)
 echo "TAP version 13"
-echo "1..$((n * 3))"
+echo "1..$((n * $(echo "$modes" | wc -l)))"
 
 "$kernel/pristine.sh" "$build/linux" "$tmp/linux"
 
-# One O= directory for every step: a step recompiles what its patch
-# touched, a change of phase fs/namespace.o.
+# One O= directory for every step: prepared once, then each step
+# recompiles what its patch and its phase change.
 mkdir "$tmp/o"
 export KBUILD_BUILD_TIMESTAMP=@0 KBUILD_BUILD_USER=psmf KBUILD_BUILD_HOST=psmf
+cp "$build/kbuild-legacy/.config" "$tmp/o/.config"
+make -s -C "$tmp/linux" O="$tmp/o" olddefconfig prepare > "$tmp/log" 2>&1 || {
+	echo "Bail out! 'make prepare' of the pristine tree failed"
+	tail -20 "$tmp/log" | sed 's/^/# /'
+	exit 1
+}
+
+touched() { sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p' "$kernel/$1"; }
+kobjs=
 i=0 status=0
 for p in $patches; do
 	patch -d "$tmp/linux" -p1 --fuzz=0 -s < "$kernel/$p"
+	for f in $(touched "$p" | grep '\.c$' | grep -v '^tools/'); do
+		kobjs="$kobjs ${f%.c}.o"
+	done
+	selftests=$(touched "$p" | grep '^tools/testing/selftests/.*\.c$' || true)
 	for m in $modes; do
 		i=$((i + 1))
 		sym=CONFIG_PROC_SYSFS_MOUNT_FLAGS_$(echo "$m" | tr a-z A-Z)
@@ -47,13 +65,33 @@ for p in $patches; do
 			status=1
 			continue
 		fi
-		if make -s -C "$tmp/linux" O="$tmp/o" -j"$(nproc)" bzImage > "$tmp/log" 2>&1; then
-			echo "ok $i - $p, $m: bzImage builds ($(grep -c 'warning:' "$tmp/log" || true) compiler warnings, $(($(date +%s) - start)) s)"
-		else
-			echo "not ok $i - $p, $m: bzImage does not build"
+		what="config keeps $sym"
+		# shellcheck disable=SC2086
+		if [ -n "$kobjs" ] && ! make -s -C "$tmp/linux" O="$tmp/o" -j"$(nproc)" $kobjs > "$tmp/log" 2>&1; then
+			echo "not ok $i - $p, $m: $kobjs do not compile"
 			tail -20 "$tmp/log" | sed 's/^/# /'
 			status=1
+			continue
 		fi
+		[ -n "$kobjs" ] && what="$what,$kobjs compile"
+		for t in $selftests; do
+			gcc -Wall -O2 -I "$tmp/linux/tools/testing/selftests" -c -o "$tmp/selftest.o" \
+				"$tmp/linux/$t" >> "$tmp/log" 2>&1 || {
+				echo "not ok $i - $p, $m: $t does not compile"
+				tail -20 "$tmp/log" | sed 's/^/# /'
+				status=1
+				continue 2
+			}
+			what="$what, $t compiles"
+		done
+		warnings=$(grep -c 'warning:' "$tmp/log" || true)
+		if [ "$warnings" -ne 0 ]; then
+			echo "not ok $i - $p, $m: $warnings compiler warnings"
+			grep 'warning:' "$tmp/log" | head -10 | sed 's/^/# /'
+			status=1
+			continue
+		fi
+		echo "ok $i - $p, $m: $what, no warning ($(($(date +%s) - start)) s)"
 	done
 done
 exit $status

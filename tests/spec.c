@@ -8,7 +8,12 @@
 #include "spec.h"
 
 /* The phases, in the order of the spec's columns and of the reports. */
-const char *const all_modes[MAX_MODES] = { "legacy", "warn", "enforce" };
+const char *const all_modes[MAX_MODES] = {
+	[PHASE_LEGACY] = "legacy",
+	[PHASE_WARN] = "warn",
+	[PHASE_IMPLICIT] = "implicit",
+	[PHASE_ENFORCE] = "enforce",
+};
 
 static const char *const flag_name[] = { "ro", "nosuid", "nodev", "noexec" };
 
@@ -213,7 +218,7 @@ int spec_load(const char *path, struct spec *spec, char *err, size_t len)
 			continue;
 		n = split_row(line, cells, 8);
 		if (!header) {
-			/* | scenario | what | legacy | warn | enforce | */
+			/* | scenario | what | legacy | warn | implicit | enforce | */
 			if (n < 2 + MAX_MODES || strcmp(cells[0], "scenario") ||
 			    strcmp(cells[1], "what"))
 				goto bad_header;
@@ -257,7 +262,7 @@ int spec_load(const char *path, struct spec *spec, char *err, size_t len)
 	return 0;
 bad_header:
 	snprintf(err, len,
-		 "%s:%d: the table header must be | scenario | what | legacy | warn | enforce |",
+		 "%s:%d: the table header must be | scenario | what | legacy | warn | implicit | enforce |",
 		 path, lineno);
 fail:
 	fclose(f);

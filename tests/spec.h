@@ -9,7 +9,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#define MAX_MODES 3
+/*
+ * The phases, in the order of the spec's columns, of the reports and of
+ * the sysctl's one-way rule; all_modes[] in spec.c names them.
+ */
+enum phase { PHASE_LEGACY, PHASE_WARN, PHASE_IMPLICIT, PHASE_ENFORCE };
+#define MAX_MODES 4
 #define MAX_SCENARIOS 256
 #define MAX_LINES 64
 #define MAX_TOOLS 8		/* tools in one userspace run */

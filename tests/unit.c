@@ -178,6 +178,17 @@ static void test_model(void)
 	tap(m.err != NULL, "model: MS_REMOUNT of sysfs is refused (init_user_ns superblock)");
 	m = model(enforce, F_NODEV | F_NOEXEC, F_NODEV | F_NOEXEC, MOP_MOUNT, false);
 	tap(!m.err, "model: a flag the visible mount lacks is not locked");
+	m = model(PHASE_IMPLICIT, exec, F_NODEV, MOP_MOUNT, false);
+	tap(!m.err && !m.cleared && m.landed == exec,
+	    "model: implicit adds the omitted flags, silently");
+	m = model(PHASE_IMPLICIT, exec, F_RO, MOP_BIND_REMOUNT, false);
+	tap(!m.err && m.landed == (F_RO | exec),
+	    "model: implicit keeps the flags a bind remount leaves out");
+	m = model(PHASE_IMPLICIT, exec, F_NOSUID, MOP_SETATTR, false);
+	tap(m.err && !strcmp(m.err, "EPERM"),
+	    "model: implicit refuses an explicit mount_setattr clear");
+	m = model(PHASE_IMPLICIT, exec, exec, MOP_REMOUNT, true);
+	tap(m.err != NULL, "model: implicit keeps MS_REMOUNT of sysfs refused");
 }
 
 int main(void)
