@@ -7,7 +7,7 @@
 # much less.  Both are printed.
 #
 #   A  clean build of one variant (legacy)
-#   B  clean build of all three (from a copy of the source)
+#   B  clean build of every phase (from a copy of the source)
 #   B' no-op rebuild of B, then B after a change to a patch
 #   C  clean build of enforce and warn, in the other order
 #
@@ -42,7 +42,7 @@ quiet meson setup "$work/a" "$src" -Dmodes=legacy -Ddebug_kernels=false
 cpu; c=$cpu_now; t=$(now); quiet meson compile -C "$work/a"; t1=$(since "$t")
 cpu; c1=$(echo "$cpu_now - $c" | bc)
 
-echo "B: clean build, legacy warn enforce"
+echo "B: clean build, every phase"
 quiet meson setup "$work/b" "$work/src" -Ddebug_kernels=false
 cpu; c=$cpu_now; t=$(now); quiet meson compile -C "$work/b"; t3=$(since "$t")
 cpu; c3=$(echo "$cpu_now - $c" | bc)
@@ -66,11 +66,11 @@ same() { echo "$sums_b" | grep -qxF "$1" && echo identical || echo DIFFERENT; }
 
 echo
 printf 'one variant, clean:               %6.1f s wall %7.1f s CPU\n' "$t1" "$c1"
-printf 'three variants, clean:            %6.1f s wall %7.1f s CPU\n' "$t3" "$c3"
+printf 'every variant, clean:            %6.1f s wall %7.1f s CPU\n' "$t3" "$c3"
 printf '  ratio, CPU time:                 %.2f (bound 1.2)\n' "$(echo "$c3 / $c1" | bc -l)"
 printf '  ratio, wall clock:               %.2f (moves with the machine'"'"'s load)\n' "$(echo "$t3 / $t1" | bc -l)"
 printf 'no-op meson compile:              %6.1f s   (bound 10 s)\n' "$tnoop"
-printf 'all three after a patch change:   %6.1f s   (bound 30 s)\n' "$tpatch"
+printf 'all after a patch change:         %6.1f s   (bound 30 s)\n' "$tpatch"
 echo "reproducible across clean builds (sha256, A and C against B):"
 echo "$sums_a
 $sums_c" | while read -r sum file; do
