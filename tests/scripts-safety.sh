@@ -1,0 +1,136 @@
+#!/bin/sh
+# The scripts a distribution runs on its own tree and config
+# (kernel/apply.sh, kernel/set-mode.sh) fed bad input: each must fail with
+# a message that names the cause, and leave the user's files byte for byte
+# as they were.  A good run is checked too, so that a check that cannot see
+# a change would fail.  TAP on stdout.
+#
+# usage: tests/scripts-safety.sh TREE WORKDIR
+#   TREE is build/linux (the patched tree, for pristine.sh); WORKDIR scratch.
+set -u
+tree=$1 work=$2
+here=$(cd "$(dirname "$0")/.." && pwd)
+debian=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
+n=0 failed=0
+rm -rf "$work"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+trap 'rm -rf "$work"' EXIT
+
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
+
+# The sums of a config file, or of every file the series touches in a tree.
+sums() {
+	if [ -d "$1" ]; then
+		for p in $(grep -v '^[[:space:]]*\(#\|$\)' "$here/kernel/series"); do
+			sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p' "$here/kernel/$p"
+		done | sort -u | while read -r f; do
+			if [ -e "$1/$f" ]; then sha256sum "$1/$f"; else echo "absent $f"; fi
+		done
+		ls -a "$1"
+	else
+		sha256sum "$1"; ls -l "$1" | cut -d' ' -f1
+	fi
+}
+
+# expect_fail NAME WANT TARGET CMD...: CMD fails, its message has WANT,
+# and TARGET (a file or tree) is unchanged.
+expect_fail() {
+	name=$1 want=$2 target=$3
+	shift 3
+	before=$(sums "$target")
+	if out=$("$@" 2>&1); then
+		not_ok "$name: succeeded, want a failure"
+		return
+	fi
+	if ! echo "$out" | grep -qF -- "$want"; then
+		not_ok "$name: the message does not say '$want': $(echo "$out" | tail -n 1)"
+		return
+	fi
+	if [ "$before" != "$(sums "$target")" ]; then
+		not_ok "$name: failed, but changed $target"
+		return
+	fi
+	ok "$name: refused ('$want'), $target unchanged"
+}
+
+echo "TAP version 13"
+[ -r "$debian" ] || { echo "Bail out! $debian not found: apt-get install linux-config-6.1"; exit 1; }
+
+"$here/kernel/pristine.sh" "$tree" "$work/pristine"
+cp -a "$work/pristine" "$work/patched"
+"$here/kernel/apply.sh" "$work/patched" > /dev/null ||
+	{ echo "Bail out! kernel/apply.sh failed on a pristine tree"; exit 1; }
+xz -dc "$debian" > "$work/config"
+
+# set-mode.sh
+for m in debug base fixed bogus ""; do
+	expect_fail "set-mode.sh mode '$m'" "unknown mode '$m'" "$work/config" \
+		"$here/kernel/set-mode.sh" "$work/patched" "$work/config" "$m"
+done
+expect_fail "set-mode.sh missing config" "not found" "$work/config" \
+	"$here/kernel/set-mode.sh" "$work/patched" "$work/nothing/.config" warn
+expect_fail "set-mode.sh unpatched tree" "apply the series first" "$work/config" \
+	"$here/kernel/set-mode.sh" "$work/pristine" "$work/config" warn
+expect_fail "set-mode.sh not a tree" "not a kernel source tree" "$work/config" \
+	"$here/kernel/set-mode.sh" "$work" "$work/config" warn
+grep -v '^CONFIG_USER_NS=' "$work/config" > "$work/config-nouserns"
+expect_fail "set-mode.sh config without CONFIG_USER_NS" "CONFIG_USER_NS" "$work/config-nouserns" \
+	"$here/kernel/set-mode.sh" "$work/patched" "$work/config-nouserns" enforce
+mkdir "$work/ro"
+cp "$work/config" "$work/ro/config"
+if [ "$(id -u)" -eq 0 ]; then
+	# Root writes through file modes: make the directory a read-only mount.
+	expect_fail "set-mode.sh read-only config" "not readable and writable" "$work/ro/config" \
+		unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' \
+		sh "$work/ro" "$here/kernel/set-mode.sh" "$work/patched" "$work/ro/config" enforce
+else
+	chmod a-w "$work/ro/config"
+	expect_fail "set-mode.sh read-only config" "not readable and writable" "$work/ro/config" \
+		"$here/kernel/set-mode.sh" "$work/patched" "$work/ro/config" enforce
+fi
+
+# An interrupted run: stopped while make olddefconfig works on the copy.
+before=$(sums "$work/config")
+"$here/kernel/set-mode.sh" "$work/patched" "$work/config" enforce > /dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -TERM "$pid" 2>/dev/null
+wait "$pid"
+status=$?
+if [ "$status" -eq 0 ]; then
+	ok "set-mode.sh interrupted: # SKIP it finished within 1 s, before the signal"
+elif [ "$before" = "$(sums "$work/config")" ] && ! ls -a "$work" | grep -q '^\.set-mode\.'; then
+	ok "set-mode.sh interrupted (status $status): config unchanged, no temporary file left"
+else
+	not_ok "set-mode.sh interrupted (status $status): the config changed or a temporary file was left"
+fi
+
+# The good run, for contrast: the config changes to exactly that phase.
+before=$(sums "$work/config")
+if "$here/kernel/set-mode.sh" "$work/patched" "$work/config" implicit > /dev/null 2>&1 &&
+   [ "$before" != "$(sums "$work/config")" ] &&
+   grep -qx CONFIG_PROC_SYSFS_MOUNT_FLAGS_IMPLICIT=y "$work/config"; then
+	ok "set-mode.sh implicit on Debian's config: changed, exactly implicit"
+else
+	not_ok "set-mode.sh implicit on Debian's config: not changed to implicit"
+fi
+
+# apply.sh
+expect_fail "apply.sh on a patched tree" "already has" "$work/patched" \
+	"$here/kernel/apply.sh" "$work/patched"
+expect_fail "apply.sh on a missing tree" "not a kernel source tree" "$work/pristine" \
+	"$here/kernel/apply.sh" "$work/nothing"
+cp -a "$work/pristine" "$work/other"
+sed -i 's/^PATCHLEVEL = 1$/PATCHLEVEL = 12/' "$work/other/Makefile"
+expect_fail "apply.sh on a tree of another version" "is Linux 6.12; this series is made for Linux 6.1" \
+	"$work/other" "$here/kernel/apply.sh" "$work/other"
+sed -i 's/^PATCHLEVEL = 12$/PATCHLEVEL = 1/' "$work/other/Makefile"
+# A hunk no longer applies: nothing may be half-applied.
+sed -i 's/^static bool mnt_already_visible(/static bool  mnt_already_visible(/' "$work/other/fs/namespace.c"
+expect_fail "apply.sh when a patch does not apply" "does not apply" "$work/other" \
+	"$here/kernel/apply.sh" "$work/other"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
