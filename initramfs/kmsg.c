@@ -27,23 +27,21 @@ int kmsg_open_at_end(void)
 }
 
 /*
- * Report every record logged since kmsg_open_at_end() as "kmsg <tag> <text>".
- * A record is "prio,seq,usec,flags;text\n" followed by continuation lines
- * that start with a space; only the text is kept.
+ * The text of the next record of @fd into @rec, or NULL at the end.  A
+ * record is "prio,seq,usec,flags;text\n" followed by continuation lines
+ * that start with a space; only the text is kept.  Records overwritten
+ * before they were read are skipped.
  */
-void kmsg_forward(int fd, const char *tag, void (*seen)(const char *line))
+static const char *kmsg_next(int fd, char *rec, size_t len)
 {
-	char rec[2048];
-	ssize_t n;
-
 	for (;;) {
+		ssize_t n = read(fd, rec, len - 1);
 		char *text, *nl;
 
-		n = read(fd, rec, sizeof(rec) - 1);
 		if (n < 0 && errno == EPIPE)
-			continue;	/* overwritten records: go on */
+			continue;
 		if (n <= 0)
-			break;
+			return NULL;
 		rec[n] = 0;
 		text = strchr(rec, ';');
 		if (!text)
@@ -52,6 +50,17 @@ void kmsg_forward(int fd, const char *tag, void (*seen)(const char *line))
 		nl = strchr(text, '\n');
 		if (nl)
 			*nl = 0;
+		return text;
+	}
+}
+
+/* Report every record logged since kmsg_open_at_end() as "kmsg <tag> <text>". */
+void kmsg_forward(int fd, const char *tag, void (*seen)(const char *line))
+{
+	char rec[2048];
+	const char *text;
+
+	while ((text = kmsg_next(fd, rec, sizeof(rec)))) {
 		if (seen)
 			seen(text);
 		report("kmsg %s %s\n", tag, text);
@@ -85,26 +94,12 @@ void kmsg_forward_boot(const char *tag, const char *prefix)
 {
 	char rec[2048];
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	ssize_t n;
+	const char *text;
 
 	if (fd < 0)
 		die("/dev/kmsg");
-	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 ||
-	       (n < 0 && errno == EPIPE)) {
-		char *text, *nl;
-
-		if (n < 0)
-			continue;
-		rec[n] = 0;
-		text = strchr(rec, ';');
-		if (!text)
-			continue;
-		text++;
-		nl = strchr(text, '\n');
-		if (nl)
-			*nl = 0;
+	while ((text = kmsg_next(fd, rec, sizeof(rec))))
 		if (!strncmp(text, prefix, strlen(prefix)))
 			report("kmsg %s %s\n", tag, text);
-	}
 	close(fd);
 }
