@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "scenario_table.h"
 #include "spec.h"
 #include "tap.h"
 
@@ -191,9 +192,99 @@ static void test_model(void)
 	tap(m.err != NULL, "model: implicit keeps MS_REMOUNT of sysfs refused");
 }
 
-int main(void)
+/*
+ * One place for the scenarios' names: the guest's table and the spec's
+ * rows name the same scenarios, each once.
+ */
+static void test_names(const struct spec *spec)
 {
+	struct scenario_info si;
+	size_t i;
+	int j, missing = 0, extra = 0;
+
+	for (i = 0; i < scenario_count(); i++) {
+		scenario_get(i, &si);
+		if (!spec_find(spec, si.name)) {
+			printf("# %s: in initramfs/scenarios.h, no row in tests/spec.md\n", si.name);
+			missing++;
+		}
+	}
+	for (j = 0; j < spec->n; j++) {
+		for (i = 0; i < scenario_count(); i++) {
+			scenario_get(i, &si);
+			if (!strcmp(si.name, spec->row[j].name))
+				break;
+		}
+		if (i == scenario_count()) {
+			printf("# %s: a row in tests/spec.md, not in initramfs/scenarios.h\n",
+			       spec->row[j].name);
+			extra++;
+		}
+	}
+	tap(scenario_count() > 0 && !missing && !extra &&
+	    (size_t)spec->n == scenario_count(),
+	    "scenarios.h (%zu) and spec.md (%d rows) name the same scenarios",
+	    scenario_count(), spec->n);
+}
+
+/* The spec's cell against the model's prediction, where the model covers it. */
+static bool cell_matches_model(const struct cell *c, struct model_out m)
+{
+	if (m.err)
+		return c->outcome == REFUSED && !strcmp(c->err, m.err);
+	if (m.cleared)
+		return c->outcome == WARNED && c->cleared == m.cleared &&
+		       c->flags == m.landed;
+	return c->outcome == ALLOWED && c->flags == m.landed;
+}
+
+static void test_spec_against_model(const struct spec *spec)
+{
+	struct scenario_info si;
+	int mode, checked = 0, bad = 0;
+	size_t i;
+
+	for (i = 0; i < scenario_count(); i++) {
+		const struct spec_row *row;
+
+		scenario_get(i, &si);
+		row = spec_find(spec, si.name);
+		if (si.model_op < 0 || !row)
+			continue;
+		for (mode = 0; mode < MAX_MODES; mode++) {
+			struct model_out m = model(mode, si.host, si.flags,
+						   si.model_op,
+						   !strcmp(si.fs, "sysfs"));
+			char cell[256];
+
+			checked++;
+			if (cell_matches_model(&row->cell[mode], m))
+				continue;
+			format_cell(&row->cell[mode], cell, sizeof(cell));
+			printf("# %s %s: spec '%s', model %s landed %#x cleared %#x\n",
+			       si.name, all_modes[mode], cell, m.err ? m.err : "0",
+			       m.landed, m.cleared);
+			bad++;
+		}
+	}
+	tap(checked > 0 && !bad,
+	    "spec.md agrees with the model in the %d cells the model covers (%d disagree)",
+	    checked, bad);
+}
+
+int main(int argc, char **argv)
+{
+	static struct spec spec;
+	char err[512];
+
 	printf("TAP version 13\n");
+	if (argc != 2 || spec_load(argv[1], &spec, err, sizeof(err))) {
+		printf("Bail out! usage: unit tests/spec.md (%s)\n",
+		       argc == 2 ? err : "no spec given");
+		return 2;
+	}
+	test_names(&spec);
+	test_spec_against_model(&spec);
 	test_cells();
 	test_judge();
 	test_phase_cells();
