@@ -3,7 +3,8 @@
 # pristine copy of the tree and, at every step, for each phase the series
 # has by then (from that variant's .config): the config must keep the
 # phase, and the kernel objects of every C file the series has touched so
-# far must compile without a warning.  A step that touches only
+# far must compile without a warning (where the patch changes what the
+# kernel compiles, or the phase is new).  A step that touches only
 # Documentation checks the config alone; one that touches a selftest
 # compiles it.  The tip links a bzImage per phase in the main build.
 # TAP out, one line per step and phase.
@@ -29,25 +30,19 @@ echo "1..$((n * $(echo "$modes" | wc -l)))"
 
 "$kernel/pristine.sh" "$build/linux" "$tmp/linux"
 
-# One O= directory for every step: prepared once, then each step
-# recompiles what its patch and its phase change.
-mkdir "$tmp/o"
+# One O= directory per phase, prepared when the phase first appears: a
+# step then recompiles only what its patch changed for that phase.
 export KBUILD_BUILD_TIMESTAMP=@0 KBUILD_BUILD_USER=psmf KBUILD_BUILD_HOST=psmf
-cp "$build/kbuild-legacy/.config" "$tmp/o/.config"
-make -s -C "$tmp/linux" O="$tmp/o" olddefconfig prepare > "$tmp/log" 2>&1 || {
-	echo "Bail out! 'make prepare' of the pristine tree failed"
-	tail -20 "$tmp/log" | sed 's/^/# /'
-	exit 1
-}
 
 touched() { sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p' "$kernel/$1"; }
 kobjs=
 i=0 status=0
 for p in $patches; do
 	patch -d "$tmp/linux" -p1 --fuzz=0 -s < "$kernel/$p"
-	for f in $(touched "$p" | grep '\.c$' | grep -v '^tools/'); do
-		kobjs="$kobjs ${f%.c}.o"
-	done
+	kobjs=$(echo "$kobjs" $(touched "$p" | grep '\.c$' | grep -v '^tools/' | sed 's/\.c$/.o/') |
+		tr ' ' '\n' | sort -u | tr '\n' ' ')
+	# Does this patch change what the kernel compiles (not docs, not tools)?
+	kernel_change=$(touched "$p" | grep -v '^tools/' | grep -v '^Documentation/' | grep -v '^MAINTAINERS$' || true)
 	selftests=$(touched "$p" | grep '^tools/testing/selftests/.*\.c$' || true)
 	for m in $modes; do
 		i=$((i + 1))
@@ -57,23 +52,28 @@ for p in $patches; do
 			echo "ok $i - $p, $m # SKIP the series adds $sym in a later patch"
 			continue
 		fi
-		cp "$build/kbuild-$m/.config" "$tmp/o/.config"
+		o=$tmp/o-$m
 		start=$(date +%s)
-		if ! make -s -C "$tmp/linux" O="$tmp/o" olddefconfig > "$tmp/log" 2>&1 ||
-		   ! grep -qx "$sym=y" "$tmp/o/.config"; then
+		fresh=
+		[ -d "$o" ] || { mkdir "$o"; fresh=1; }
+		cp "$build/kbuild-$m/.config" "$o/.config"
+		if ! make -s -C "$tmp/linux" O="$o" olddefconfig > "$tmp/log" 2>&1 ||
+		   ! grep -qx "$sym=y" "$o/.config"; then
 			echo "not ok $i - $p, $m: $sym=y did not survive olddefconfig"
 			status=1
 			continue
 		fi
 		what="config keeps $sym"
-		# shellcheck disable=SC2086
-		if [ -n "$kobjs" ] && ! make -s -C "$tmp/linux" O="$tmp/o" -j"$(nproc)" $kobjs > "$tmp/log" 2>&1; then
-			echo "not ok $i - $p, $m: $kobjs do not compile"
-			tail -20 "$tmp/log" | sed 's/^/# /'
-			status=1
-			continue
+		if [ -n "$kernel_change$fresh" ] && [ -n "$kobjs" ]; then
+			# shellcheck disable=SC2086
+			if ! make -s -C "$tmp/linux" O="$o" -j"$(nproc)" $kobjs > "$tmp/log" 2>&1; then
+				echo "not ok $i - $p, $m: $kobjs do not compile"
+				tail -20 "$tmp/log" | sed 's/^/# /'
+				status=1
+				continue
+			fi
+			what="$what, ${kobjs% } compile"
 		fi
-		[ -n "$kobjs" ] && what="$what,$kobjs compile"
 		for t in $selftests; do
 			gcc -Wall -O2 -I "$tmp/linux/tools/testing/selftests" -c -o "$tmp/selftest.o" \
 				"$tmp/linux/$t" >> "$tmp/log" 2>&1 || {
