@@ -101,6 +101,7 @@ struct run {
 	char end[256];		/* the end line, or why it is missing */
 	char last_begun[64];	/* the scenario the guest was in */
 	int boots, boots_ended;	/* "start" and "end ok" records */
+	int bad_ends;		/* "end" records that are not "end ok" */
 	int n_alone;		/* scenarios that want a boot of their own */
 	struct {
 		char name[64], arg[64];	/* arg: extra kernel parameter or "-" */

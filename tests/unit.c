@@ -272,6 +272,38 @@ static void test_spec_against_model(const struct spec *spec)
 	    checked, bad);
 }
 
+/*
+ * The results parser on a saved file of two boots (the second one alone,
+ * and hung: no end record).
+ */
+static void test_results(const char *spec_path)
+{
+	char path[4096];
+	const struct result *r;
+	struct run run;
+	const char *slash = strrchr(spec_path, '/');
+
+	snprintf(path, sizeof(path), "%.*sfixtures/results-two-boots.txt",
+		 slash ? (int)(slash - spec_path + 1) : 0, spec_path);
+	tap(!run_load(path, &run), "results: %s loads", path);
+	tap(run.boots == 2 && run.boots_ended == 1 && !run.ended &&
+	    strstr(run.end, "1 of 2 boots"), "results: a hung second boot is not an end (%s)",
+	    run.end);
+	tap(run.n_alone == 1 && !strcmp(run.alone[0].name, "boot_unknown_value") &&
+	    !strcmp(run.alone[0].arg, "proc_sysfs_mount_flags=bogus"),
+	    "results: the alone record names the scenario and its parameter");
+	r = run_find(&run, "mount_proc_none");
+	tap(r && !strcmp(r->ret, "0") && r->flags == 0 && r->pid == 31 &&
+	    r->n_lines == 1 && !strncmp(r->lines[0], "VFS: process", 12),
+	    "results: a scenario with its kernel line");
+	r = run_find(&run, "boot_unknown_value");
+	tap(r && !strcmp(r->ret, "EPERM") && r->flags == -1 && r->n_lines == 1,
+	    "results: a scenario of the second boot, refused, nothing landed");
+	tap(run.n_selftest == 1 && run.selftest_exit == 0 && run.wall_ms == 1234,
+	    "results: kselftest TAP, its exit status and the host's wall time");
+	run_free(&run);
+}
+
 int main(int argc, char **argv)
 {
 	static struct spec spec;
@@ -285,6 +317,7 @@ int main(int argc, char **argv)
 	}
 	test_names(&spec);
 	test_spec_against_model(&spec);
+	test_results(argv[1]);
 	test_cells();
 	test_judge();
 	test_phase_cells();

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The guest's results channel (see initramfs/init.c for the protocol),
+ * read into a struct run: one small parser per kind of record, picked by
+ * the record's first word from one table.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "spec.h"
+
+static struct result *find_mut(struct run *run, const char *name)
+{
+	int i;
+
+	for (i = 0; i < run->n; i++)
+		if (!strcmp(run->res[i].name, name))
+			return &run->res[i];
+	return NULL;
+}
+
+const struct result *run_find(const struct run *run, const char *name)
+{
+	return find_mut((struct run *)run, name);
+}
+
+static struct tool_run *find_tool(struct run *run, const char *name)
+{
+	int i;
+
+	for (i = 0; i < run->n_tools; i++)
+		if (!strcmp(run->tools[i].name, name))
+			return &run->tools[i];
+	return NULL;
+}
+
+static void rec_scenario(struct run *run, const char *line)
+{
+	struct result *r = &run->res[run->n];
+	char flags[128];
+	const char *p;
+
+	if (run->n == MAX_SCENARIOS)
+		return;
+	memset(r, 0, sizeof(*r));
+	if (sscanf(line,
+		   "scenario %63s op=%15s fs=%15s ret=%15s flags=%127s pid=%d comm=%31s n=%d/%d ms=%ld",
+		   r->name, r->op, r->fs, r->ret, flags, &r->pid, r->comm,
+		   &r->ok, &r->tries, &r->ms) != 10)
+		return;
+	r->flags = strcmp(flags, "-") || r->ok ? parse_flags(flags) : -1;
+	/* Older guests did not say who raised the phase. */
+	p = strstr(line, " raiser=");
+	r->raiser = p ? atoi(p + 8) : 0;
+	run->n++;
+}
+
+static void rec_start(struct run *run, const char *line)
+{
+	snprintf(run->release, sizeof(run->release), "%s", line + 6);
+	run->boots++;
+}
+
+static void rec_alone(struct run *run, const char *line)
+{
+	if (run->n_alone < MAX_ALONE &&
+	    sscanf(line, "alone %63s %63s", run->alone[run->n_alone].name,
+		   run->alone[run->n_alone].arg) == 2)
+		run->n_alone++;
+}
+
+static void rec_begin(struct run *run, const char *line)
+{
+	snprintf(run->last_begun, sizeof(run->last_begun), "%s", line + 6);
+}
+
+/* A kernel line: to its scenario or tool, and counted for the steps. */
+static void rec_kmsg(struct run *run, const char *line)
+{
+	struct tool_run *t;
+	struct result *r;
+	char name[64];
+	int off = 0;
+
+	if (sscanf(line, "kmsg %63s %n", name, &off) != 1 || !off)
+		return;
+	if (is_warning(line + off)) {
+		if (!strcmp(name, "exhaustive"))
+			run->x_warnings++;
+		if (!strcmp(name, "stress"))
+			run->s_warnings++;
+	}
+	r = find_mut(run, name);
+	if (r && r->n_lines < MAX_LINES)
+		r->lines[r->n_lines++] = strdup(line + off);
+	t = find_tool(run, name);
+	if (t && t->n_lines < TOOL_MAX_LINES)
+		t->lines[t->n_lines++] = strdup(line + off);
+}
+
+static void rec_x(struct run *run, const char *line)
+{
+	struct xcase c;
+	char flags[64];
+
+	if (sscanf(line, "x %7s %d %d %15s ret=%15s flags=%63s", c.fs,
+		   &c.visible, &c.requested, c.op, c.ret, flags) != 6)
+		return;
+	c.flags = strcmp(flags, "none") ? parse_flags(flags) : -1;
+	run->x = realloc(run->x, sizeof(*run->x) * (run->n_x + 1));
+	run->x[run->n_x++] = c;
+}
+
+static void rec_s(struct run *run, const char *line)
+{
+	struct scase c;
+	char flags[64];
+
+	if (sscanf(line, "s %7s %d %15s ret=%15s flags=%63s n=%ld", c.fs,
+		   &c.requested, c.op, c.ret, flags, &c.n) != 6)
+		return;
+	c.flags = strcmp(flags, "none") ? parse_flags(flags) : -1;
+	run->s = realloc(run->s, sizeof(*run->s) * (run->n_s + 1));
+	run->s[run->n_s++] = c;
+}
+
+static void rec_stress_worker(struct run *run, const char *line)
+{
+	run->s_ops += atol(line + 18);
+}
+
+static void rec_stress_end(struct run *run, const char *line)
+{
+	sscanf(line, "stress-end workers=%*d failed=%d ms=%ld", &run->s_failed,
+	       &run->s_ms);
+}
+
+static void rec_tool(struct run *run, const char *line)
+{
+	struct tool_run *t = &run->tools[run->n_tools];
+
+	if (run->n_tools < MAX_TOOLS &&
+	    sscanf(line, "tool %63s version=%127s uid=%d exit=%d ms=%ld",
+		   t->name, t->version, &t->uid, &t->exit, &t->ms) == 5)
+		run->n_tools++;
+}
+
+static void rec_toolout(struct run *run, const char *line)
+{
+	struct tool_run *t;
+	char name[64];
+	int off = 0;
+
+	if (sscanf(line, "toolout %63s %n", name, &off) != 1 || !off)
+		return;
+	t = find_tool(run, name);
+	if (t && t->n_out < TOOL_MAX_OUT)
+		t->out[t->n_out++] = strdup(line + off);
+}
+
+static void rec_bench(struct run *run, const char *line)
+{
+	if (run->n_bench < MAX_BENCH &&
+	    sscanf(line, "bench %31s ops=%ld ms=%ld",
+		   run->bench[run->n_bench].label, &run->bench[run->n_bench].ops,
+		   &run->bench[run->n_bench].ms) == 3)
+		run->n_bench++;
+}
+
+static void rec_exhaustive_end(struct run *run, const char *line)
+{
+	run->x_ms = atol(line + 18);
+}
+
+static void rec_selftest_exit(struct run *run, const char *line)
+{
+	run->selftest_exit = atoi(line + 14);
+}
+
+static void rec_selftest(struct run *run, const char *line)
+{
+	if (run->n_selftest < 512)
+		run->selftest[run->n_selftest++] = strdup(line + 9);
+}
+
+/* Several boots: keep the first end that is not ok. */
+static void rec_end(struct run *run, const char *line)
+{
+	if (!strcmp(line, "end ok"))
+		run->boots_ended++;
+	else if (!run->bad_ends++)
+		snprintf(run->end, sizeof(run->end), "%s", line);
+}
+
+static void rec_wall(struct run *run, const char *line)
+{
+	run->wall_ms = atol(line + 13);
+}
+
+/* Each record by the start of its line; the first match wins. */
+static const struct {
+	const char *prefix;
+	void (*parse)(struct run *run, const char *line);
+} records[] = {
+	{ "start ", rec_start },
+	{ "alone ", rec_alone },
+	{ "begin ", rec_begin },
+	{ "scenario ", rec_scenario },
+	{ "kmsg ", rec_kmsg },
+	{ "x ", rec_x },
+	{ "s ", rec_s },
+	{ "stress-worker ops=", rec_stress_worker },
+	{ "stress-end ", rec_stress_end },
+	{ "tool ", rec_tool },
+	{ "toolout ", rec_toolout },
+	{ "bench ", rec_bench },
+	{ "exhaustive-end ms=", rec_exhaustive_end },
+	{ "selftest-exit ", rec_selftest_exit },
+	{ "selftest ", rec_selftest },
+	{ "end ", rec_end },
+	{ "host wall_ms=", rec_wall },
+};
+
+static void parse_record(struct run *run, const char *line)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(records) / sizeof(records[0]); i++)
+		if (!strncmp(line, records[i].prefix, strlen(records[i].prefix))) {
+			records[i].parse(run, line);
+			return;
+		}
+}
+
+/* Whether every boot ended, and the end line to show. */
+static void sum_up_boots(struct run *run)
+{
+	run->ended = run->boots && run->boots_ended == run->boots;
+	if (run->ended)
+		snprintf(run->end, sizeof(run->end), "end ok%s",
+			 run->boots > 1 ? ", every boot" : "");
+	else if (!run->bad_ends && run->boots > 1)
+		snprintf(run->end, sizeof(run->end),
+			 "%d of %d boots never reported their end",
+			 run->boots - run->boots_ended, run->boots);
+}
+
+/* Read the guest's results channel. */
+int run_load(const char *path, struct run *run)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f = fopen(path, "r");
+
+	memset(run, 0, sizeof(*run));
+	run->x_ms = -1;
+	run->s_ms = -1;
+	snprintf(run->end, sizeof(run->end), "the guest never reported its end");
+	if (!f)
+		return -1;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0;
+		parse_record(run, line);
+	}
+	free(line);
+	fclose(f);
+	sum_up_boots(run);
+	return 0;
+}
+
+void run_free(struct run *run)
+{
+	int i, j;
+
+	for (i = 0; i < run->n; i++)
+		for (j = 0; j < run->res[i].n_lines; j++)
+			free(run->res[i].lines[j]);
+	for (i = 0; i < run->n_selftest; i++)
+		free(run->selftest[i]);
+	for (i = 0; i < run->n_tools; i++) {
+		for (j = 0; j < run->tools[i].n_lines; j++)
+			free(run->tools[i].lines[j]);
+		for (j = 0; j < run->tools[i].n_out; j++)
+			free(run->tools[i].out[j]);
+	}
+	free(run->x);
+	free(run->s);
+}
+
