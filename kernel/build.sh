@@ -6,7 +6,7 @@
 # recompile and a relink, and later builds of each mode are incremental.
 #
 # usage: build.sh TREE CONFIGS_DIR OUTDIR VARIANT...
-#   VARIANT is a mode (legacy, warn, enforce), debug-MODE for the mode
+#   VARIANT is a phase (kernel/phases.sh lists them), debug-MODE for the mode
 #   with configs/debug.config on top of configs/base.config, or fixed-MODE
 #   for the mode with the phase fixed at build time (configs/fixed.config:
 #   no boot parameter, no sysctl), as a baseline for bench-mount and
