@@ -18,6 +18,7 @@
 #include <ftw.h>
 #include <grp.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,10 +293,30 @@ static pid_t spawn(const struct tool *t, const char *const *argv, int out)
 static char output[40][256];
 static int n_output;
 
+/*
+ * Keep one line of output.  The pipe is read without blocking, so a read
+ * can end inside a line (lxc-start writes its prefix and its message
+ * apart): a piece without its newline waits in @partial for the rest.
+ */
+static void keep_output(char *partial, size_t len, const char *piece,
+			bool whole)
+{
+	size_t used = strlen(partial);
+
+	snprintf(partial + used, len - used, "%s", piece);
+	if (!whole)
+		return;
+	partial[strcspn(partial, "\n")] = 0;
+	if (n_output < 40)
+		snprintf(output[n_output++], sizeof(output[0]), "%.255s",
+			 partial);
+	partial[0] = 0;
+}
+
 /* Run to the end or the time limit; returns the exit status, -1 if killed. */
 static int run(const struct tool *t, const char *const *argv)
 {
-	char line[512];
+	char line[512], partial[512] = "";
 	long start = now_ms();
 	int pipefd[2], status = -1;
 	FILE *p;
@@ -313,12 +334,9 @@ static int run(const struct tool *t, const char *const *argv)
 	for (;;) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
 
-		while (p && fgets(line, sizeof(line), p)) {
-			line[strcspn(line, "\n")] = 0;
-			if (n_output < 40)
-				snprintf(output[n_output++], sizeof(output[0]),
-					 "%.255s", line);
-		}
+		while (p && fgets(line, sizeof(line), p))
+			keep_output(partial, sizeof(partial), line,
+				    strchr(line, '\n') != NULL);
 		clearerr(p);
 		if (w == pid)
 			break;
@@ -330,6 +348,8 @@ static int run(const struct tool *t, const char *const *argv)
 		}
 		usleep(20000);
 	}
+	if (partial[0])		/* the last line had no newline */
+		keep_output(partial, sizeof(partial), "", true);
 	fclose(p);
 	if (status == -1)
 		return -1;
