@@ -16,42 +16,19 @@
 
 #include "guest.h"
 
-static const struct {
-	enum op op;
-	const char *name;	/* as tests/model.c names it */
-} ops[] = {
-	{ OP_MOUNT, "mount" },
-	{ OP_FSMOUNT, "fsmount" },
-	{ OP_REMOUNT, "remount" },
-	{ OP_BIND_REMOUNT, "bindremount" },
-	{ OP_SETATTR, "setattr" },
-};
-
-#define N_OPS (sizeof(ops) / sizeof(ops[0]))
-
 /* One case on /mnt/t, which is empty again afterwards. */
 static int one_case(const char *fs, int visible, int requested, enum op op,
 		    int *landed)
 {
-	int err;
+	/* A change starts from a fresh mount that keeps every visible flag. */
+	const struct op_req req = {
+		.fs = fs, .flags = requested, .visible = visible,
+	};
+	const char *where;
+	int err = do_op(op, &req, &where);
 
-	*landed = -1;
-	if (op == OP_MOUNT || op == OP_FSMOUNT) {
-		err = op == OP_MOUNT ? fresh_mount(fs, "/mnt/t", requested) :
-				       fs_mount_api(fs, "/mnt/t", requested);
-		err = err ? errno : 0;
-	} else {
-		/* A fresh mount that keeps every visible flag, then the change. */
-		if (fresh_mount(fs, "/mnt/t", visible))
-			die("fresh mount before the change");
-		err = change_flags(op, "/mnt/t", requested) ? errno : 0;
-	}
-	if (!err || op >= OP_REMOUNT) {
-		if (!err)
-			*landed = landed_flags("/mnt/t");
-		if (umount2("/mnt/t", MNT_DETACH))
-			die("umount /mnt/t");
-	}
+	*landed = err ? -1 : landed_flags(where);
+	undo_op(op, err, where);
 	return err;
 }
 
@@ -59,17 +36,17 @@ static void container(const char *fs, int visible)
 {
 	char flags[64];
 	int requested, landed, err;
-	size_t i;
+	enum op op;
 
 	for (requested = 0; requested <= F_ALL; requested++) {
-		for (i = 0; i < N_OPS; i++) {
-			err = one_case(fs, visible, requested, ops[i].op, &landed);
+		for (op = 0; op < N_MODEL_OPS; op++) {
+			err = one_case(fs, visible, requested, op, &landed);
 			if (landed < 0)
 				snprintf(flags, sizeof(flags), "none");
 			else
 				flag_names(landed, flags, sizeof(flags));
 			report("x %s %d %d %s ret=%s flags=%s\n", fs, visible,
-			       requested, ops[i].name,
+			       requested, op_name(op),
 			       err ? errno_name(err) : "0", flags);
 		}
 	}

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Mount flags as the guest reports them, in this order. */
 enum {
 	F_RO = 1 << 0,
@@ -17,6 +19,11 @@ enum {
 #define F_EXEC (F_NOSUID | F_NODEV | F_NOEXEC)
 #define F_ALL (F_RO | F_EXEC)
 
+/*
+ * The operations under test (ops.c holds their table).  The first
+ * N_MODEL_OPS are those tests/model.c predicts, exhaustively and under
+ * stress; the rest appear in the matrix only.
+ */
 enum op {
 	OP_MOUNT,		/* fresh mount(2) */
 	OP_FSMOUNT,		/* fsopen, fsconfig, fsmount, move_mount */
@@ -26,14 +33,35 @@ enum op {
 	OP_HOST_BIND_REMOUNT,	/* bind the host's mount, MS_REMOUNT|MS_BIND */
 	OP_HOST_CLONE_SETATTR,	/* open_tree(OPEN_TREE_CLONE), mount_setattr */
 	OP_SYSCTL,		/* write fs.proc_sysfs_mount_flags */
+	N_OPS
 };
+#define N_MODEL_OPS (OP_SETATTR + 1)
 
+/* A fresh mount, then a change of its flags. */
+static inline int is_change_op(enum op op)
+{
+	return op == OP_REMOUNT || op == OP_BIND_REMOUNT || op == OP_SETATTR;
+}
+
+/* What one operation is asked to do; unused fields are 0. */
+struct op_req {
+	const char *fs;		/* "proc" or "sysfs" */
+	int flags;		/* F_* the operation asks for */
+	int visible;		/* change ops: F_* of the fresh mount */
+	int sub;		/* change ops: change a bind of a subdirectory */
+	const char *value;	/* OP_SYSCTL: the value written */
+	/* change ops: called between the set-up and the change */
+	void (*between)(const void *ctx);
+	const void *ctx;
+};
 
 /* The unprivileged user that creates the containers. */
 #define GUEST_UID 1000
 
+/* guest.c: set-up, reporting, flags, namespaces */
 extern FILE *results;
 
+void guest_setup(void);
 void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void die(const char *what) __attribute__((noreturn));
 long now_ms(void);
@@ -46,30 +74,42 @@ int wait_child(pid_t pid);
 void host_layout(int host);
 void enter_userns(void);
 void enter_container(int depth);
-int fresh_mount(const char *fs, const char *target, int f);
-int fs_mount_api(const char *fs, const char *target, int f);
-int change_flags(enum op op, const char *target, int f);
-
-/* exhaustive.c, stress.c, bench.c */
-void run_exhaustive(void);
-void run_stress(void);
-void run_bench(void);
-
-/* userspace.c */
-void run_userspace(void);
-
-/* init.c: the warning's rate limit, as the guest sees it */
-void count_warnings(const char *line);
-void wait_fresh_ratelimit(void);
-
-/* init.c: the run-time phase; 0 or an errno */
+/* Write @value to fs.proc_sysfs_mount_flags: 0 or the errno. */
 int sysctl_write(const char *value);
 
-/* kmsg.c */
+/* ops.c: perform one operation; 0 or an errno, *where the mount changed */
+int do_op(enum op op, const struct op_req *r, const char **where);
+void undo_op(enum op op, int err, const char *where);
+const char *op_name(enum op op);
+const char *op_kernel_name(enum op op);
+int fresh_mount(const char *fs, const char *target, int f);
+
+/* raiser.c: a process that raises the phase for a container */
+struct raiser {
+	int req, resp;
+	pid_t pid;	/* in the initial pid namespace: the notice names it */
+};
+void raiser_start(struct raiser *r);
+int raise_phase(const struct raiser *r, const char *phase);
+
+/* ratelimit.c: the warning's rate limit, as the guest sees it */
+void count_warnings(const char *line);
+void pace_warnings(int need);
+void wait_fresh_ratelimit(void);
+
+/* kmsg.c: the kernel's log */
 const char *errno_name(int err);
 int kmsg_open_at_end(void);
 void kmsg_forward(int fd, const char *tag, void (*seen)(const char *line));
 void kmsg_settle(int quiet_ms, int max_ms);
 void kmsg_forward_boot(const char *tag, const char *prefix);
+
+/* The steps, each in its own file; init.c runs those PSMF_RUN names. */
+void run_matrix(void);
+void run_selftest(void);
+void run_exhaustive(void);
+void run_stress(void);
+void run_bench(void);
+void run_userspace(void);
 
 #endif

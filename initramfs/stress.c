@@ -24,19 +24,13 @@
 #define MAX_OUTCOMES 4
 
 static const char *const fss[] = { "proc", "sysfs" };
-static const char *const op_names[] = {
-	[OP_MOUNT] = "mount", [OP_FSMOUNT] = "fsmount",
-	[OP_REMOUNT] = "remount", [OP_BIND_REMOUNT] = "bindremount",
-	[OP_SETATTR] = "setattr",
-};
-
 struct outcome {
 	int err, landed;
 	long n;
 };
 
 /* [fs][requested][op]: the distinct outcomes seen, with their counts */
-static struct outcome seen[2][16][OP_SETATTR + 1][MAX_OUTCOMES];
+static struct outcome seen[2][16][N_MODEL_OPS][MAX_OUTCOMES];
 
 static void count(int fs, int requested, enum op op, int err, int landed)
 {
@@ -53,39 +47,26 @@ static void count(int fs, int requested, enum op op, int err, int landed)
 	}
 	/* More distinct outcomes than kept: that alone is a disagreement. */
 	report("s %s %d %s ret=too-many flags=none n=1\n", fss[fs], requested,
-	       op_names[op]);
+	       op_name(op));
 }
 
-/* One random operation on this worker's /mnt/t (and /mnt/b). */
+/*
+ * One random operation on this worker's /mnt/t: a change starts from a
+ * mount with nosuid, nodev and noexec, or from a bind of its subdirectory.
+ */
 static void one_op(unsigned int *seed)
 {
 	int fs = rand_r(seed) % 2, requested = rand_r(seed) % 16;
-	enum op op = rand_r(seed) % (OP_SETATTR + 1);
-	const char *target = "/mnt/t";
-	int err, landed = -1;
+	enum op op = rand_r(seed) % N_MODEL_OPS;
+	const struct op_req req = {
+		.fs = fss[fs], .flags = requested, .visible = F_EXEC,
+		.sub = is_change_op(op) && rand_r(seed) % 2,
+	};
+	const char *where;
+	int err = do_op(op, &req, &where);
 
-	if (op == OP_MOUNT || op == OP_FSMOUNT) {
-		err = op == OP_MOUNT ? fresh_mount(fss[fs], target, requested) :
-				       fs_mount_api(fss[fs], target, requested);
-		err = err ? errno : 0;
-	} else {
-		if (fresh_mount(fss[fs], target, F_EXEC))
-			die("stress: fresh mount before the change");
-		if (rand_r(seed) % 2) {	/* or on a bind of a subdirectory */
-			if (mount(fs ? "/mnt/t/kernel" : "/mnt/t/sys", "/mnt/b",
-				  NULL, MS_BIND, NULL))
-				die("stress: bind of a subdirectory");
-			target = "/mnt/b";
-		}
-		err = change_flags(op, target, requested) ? errno : 0;
-	}
-	if (!err)
-		landed = landed_flags(target);
-	count(fs, requested, op, err, landed);
-	if (!strcmp(target, "/mnt/b") && umount2("/mnt/b", MNT_DETACH))
-		die("stress: umount /mnt/b");
-	if ((!err || op >= OP_REMOUNT) && umount2("/mnt/t", MNT_DETACH))
-		die("stress: umount /mnt/t");
+	count(fs, requested, op, err, err ? -1 : landed_flags(where));
+	undo_op(op, err, where);
 }
 
 static void worker(int id)
@@ -103,7 +84,7 @@ static void worker(int id)
 	}
 	for (f = 0; f < 2; f++)
 		for (r = 0; r < 16; r++)
-			for (o = 0; o <= OP_SETATTR; o++)
+			for (o = 0; o < N_MODEL_OPS; o++)
 				for (i = 0; i < MAX_OUTCOMES; i++) {
 					struct outcome *x = &seen[f][r][o][i];
 
@@ -114,7 +95,7 @@ static void worker(int id)
 					else
 						flag_names(x->landed, flags, sizeof(flags));
 					report("s %s %d %s ret=%s flags=%s n=%ld\n",
-					       fss[f], r, op_names[o],
+					       fss[f], r, op_name(o),
 					       x->err ? errno_name(x->err) : "0",
 					       flags, x->n);
 				}

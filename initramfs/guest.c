@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The guest's library: set-up, reporting, flags and mount-info reading,
+ * namespaces.  The steps (matrix.c, exhaustive.c, stress.c, bench.c,
+ * userspace.c, selftest.c) use it; none of them calls into init.c.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "guest.h"
+
+FILE *results;
+
+/*
+ * The guest's own /proc, kept open: the host layouts of the scenarios hide
+ * it (or make it read-only), yet uid_map must still be written.
+ */
+static int procfd = -1;
+
+void report(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(results, fmt, ap);
+	va_end(ap);
+	fflush(results);
+}
+
+void die(const char *what)
+{
+	/* Only PID 1 ends the run; a scenario's process fails its scenario. */
+	report("%s %s: %s\n", getpid() == 1 ? "end error" : "error", what,
+	       strerror(errno));
+	fprintf(stderr, "init: %s: %s\n", what, strerror(errno));
+	sync();
+	reboot(RB_AUTOBOOT);
+	_exit(1);
+}
+
+long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+unsigned long ms_flags(int f)
+{
+	return (f & F_RO ? MS_RDONLY : 0) | (f & F_NOSUID ? MS_NOSUID : 0) |
+	       (f & F_NODEV ? MS_NODEV : 0) | (f & F_NOEXEC ? MS_NOEXEC : 0);
+}
+
+unsigned long attr_flags(int f)
+{
+	return (f & F_RO ? MOUNT_ATTR_RDONLY : 0) |
+	       (f & F_NOSUID ? MOUNT_ATTR_NOSUID : 0) |
+	       (f & F_NODEV ? MOUNT_ATTR_NODEV : 0) |
+	       (f & F_NOEXEC ? MOUNT_ATTR_NOEXEC : 0);
+}
+
+void flag_names(int f, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s", f & F_RO ? ",ro" : "",
+		 f & F_NOSUID ? ",nosuid" : "", f & F_NODEV ? ",nodev" : "",
+		 f & F_NOEXEC ? ",noexec" : "");
+	if (!buf[0])
+		snprintf(buf, len, ",-");
+	memmove(buf, buf + 1, strlen(buf));
+}
+
+/* F_* of the mount at @path, read from /proc/self/mountinfo. */
+int landed_flags(const char *path)
+{
+	char line[1024], mnt_point[256], opts[256];
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	int flags = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *o;
+
+		if (sscanf(line, "%*d %*d %*s %*s %255s %255s", mnt_point,
+			   opts) != 2 || strcmp(mnt_point, path))
+			continue;
+		flags = 0;	/* the last mount on @path is the top one */
+		for (o = strtok(opts, ","); o; o = strtok(NULL, ",")) {
+			if (!strcmp(o, "ro"))
+				flags |= F_RO;
+			else if (!strcmp(o, "nosuid"))
+				flags |= F_NOSUID;
+			else if (!strcmp(o, "nodev"))
+				flags |= F_NODEV;
+			else if (!strcmp(o, "noexec"))
+				flags |= F_NOEXEC;
+		}
+	}
+	fclose(f);
+	return flags;
+}
+
+/* The caller's pid in the initial pid namespace (NSpid via the host's /proc). */
+int global_pid(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+	int pid = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "NSpid: %d", &pid) == 1)
+			break;
+	fclose(f);
+	return pid;
+}
+
+static void write_proc(const char *path, const char *text)
+{
+	int fd = openat(procfd, path, O_WRONLY);
+
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		die(path);
+	close(fd);
+}
+
+/* Write @value to fs.proc_sysfs_mount_flags: 0 or the errno. */
+int sysctl_write(const char *value)
+{
+	int fd = openat(procfd, "sys/fs/proc_sysfs_mount_flags", O_WRONLY);
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, value, strlen(value)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+int wait_child(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * The host's layout in a private mount namespace: proc on /proc and sysfs
+ * on /sys with @host flags, and no other instance of either visible.
+ */
+void host_layout(int host)
+{
+	if (unshare(CLONE_NEWNS))
+		die("unshare(CLONE_NEWNS)");
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		die("make / private");
+	if (umount2("/proc", MNT_DETACH) || umount2("/sys", MNT_DETACH))
+		die("umount host /proc or /sys");
+	if (mount("proc", "/proc", "proc", ms_flags(host), NULL))
+		die("mount host proc");
+	if (mount("sysfs", "/sys", "sysfs", ms_flags(host), NULL))
+		die("mount host sysfs");
+}
+
+/*
+ * Become root in new user, mount, pid and net namespaces, owned by the
+ * caller's uid, and fork into the pid namespace.  Returns in the child;
+ * the parent exits with the child's status.
+ */
+void enter_userns(void)
+{
+	char uid_map[64], gid_map[64];
+	pid_t pid;
+
+	/* Outside the new namespace: inside, both are unmapped until set. */
+	snprintf(uid_map, sizeof(uid_map), "0 %d 1\n", geteuid());
+	snprintf(gid_map, sizeof(gid_map), "0 %d 1\n", getegid());
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET))
+		die("unshare(user, mount, pid, net)");
+	write_proc("self/uid_map", uid_map);
+	write_proc("self/setgroups", "deny");
+	write_proc("self/gid_map", gid_map);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid)
+		_exit(wait_child(pid));
+}
+
+/* Drop to an unprivileged uid, then nest @depth user namespaces. */
+void enter_container(int depth)
+{
+	if (!depth)
+		return;
+	if (setgroups(0, NULL) || setgid(GUEST_UID) || setuid(GUEST_UID))
+		die("drop to the unprivileged uid");
+	/* setuid() made us undumpable: /proc/self would belong to root. */
+	if (prctl(PR_SET_DUMPABLE, 1))
+		die("PR_SET_DUMPABLE");
+	while (depth--)
+		enter_userns();
+}
+
+/*
+ * Mount /dev, /proc and /sys as a distribution does, and open the
+ * results port (the second serial port, raw).
+ */
+void guest_setup(void)
+{
+	struct termios tio;
+	struct utsname u;
+	int fd;
+
+	mkdir("/dev", 0755);
+	if (mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID | MS_NOEXEC, NULL))
+		_exit(1);
+	fd = open("/dev/ttyS1", O_WRONLY | O_NOCTTY);
+	if (fd < 0)
+		_exit(1);
+	if (!tcgetattr(fd, &tio)) {
+		cfmakeraw(&tio);
+		tcsetattr(fd, TCSANOW, &tio);
+	}
+	results = fdopen(fd, "w");
+	mkdir("/proc", 0555);
+	mkdir("/sys", 0555);
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+		die("mount /proc");
+	if (mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+		die("mount /sys");
+	procfd = open("/proc", O_PATH | O_DIRECTORY);
+	if (procfd < 0)
+		die("open /proc");
+	uname(&u);
+	report("start %s\n", u.release);
+}

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The warning is rate limited by the kernel: at most 10 lines in a window
+ * of 5 s that opens at the first warning after the previous window ran
+ * out.  The guest keeps every checked scenario inside a window with room
+ * for the lines it may add, so that no expected line is suppressed.
+ *
+ * The guest cannot see where a window opened, only when it read each
+ * line, and a window may close and reopen between two lines it counts.
+ * So it counts lines since the last point at which it knows no window is
+ * open (5 s and a margin after the last line it saw): the kernel's count
+ * in its current window is at most that.
+ */
+#define _GNU_SOURCE
+#include <string.h>
+#include <unistd.h>
+
+#include "guest.h"
+
+#define BURST 10
+#define WINDOW_MS 5000
+#define MARGIN_MS 200	/* jiffies, and the delay before the guest reads */
+
+static long last_warning;	/* when the guest last saw a warning line */
+static int lines;		/* lines seen since no window was open */
+
+void count_warnings(const char *line)
+{
+	if (strncmp(line, "VFS: process '", 14))
+		return;
+	last_warning = now_ms();
+	lines++;
+}
+
+/* Wait until any window that an earlier line opened has run out. */
+void wait_fresh_ratelimit(void)
+{
+	while (last_warning && now_ms() < last_warning + WINDOW_MS + MARGIN_MS)
+		usleep(50000);
+	lines = 0;
+}
+
+/* Before a checked step that may add @need lines. */
+void pace_warnings(int need)
+{
+	if (lines && lines + need > BURST)
+		wait_fresh_ratelimit();
+}
