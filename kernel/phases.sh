@@ -1,12 +1,15 @@
 #!/bin/sh
-# The phases, one per line: each configs/NAME.config that selects
-# CONFIG_PROC_SYSFS_MOUNT_FLAGS_NAME (base, debug and fixed are not phases).
+# The phases, one per line, loosest first: configs/phases, checked
+# against the Kconfig fragment each must have (configs/NAME.config).
 #
 # usage: kernel/phases.sh
 set -eu
 configs=$(cd "$(dirname "$0")/../configs" && pwd)
-for f in "$configs"/*.config; do
-	name=$(basename "$f" .config)
+grep -v '^#' "$configs/phases" | grep . | while read -r name; do
 	sym=CONFIG_PROC_SYSFS_MOUNT_FLAGS_$(echo "$name" | tr a-z A-Z)
-	grep -qx "$sym=y" "$f" && echo "$name"
+	if ! grep -qx "$sym=y" "$configs/$name.config" 2>/dev/null; then
+		echo "phases.sh: configs/phases names '$name', but configs/$name.config does not select $sym=y" >&2
+		exit 1
+	fi
+	echo "$name"
 done

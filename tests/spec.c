@@ -8,12 +8,8 @@
 #include "spec.h"
 
 /* The phases, in the order of the spec's columns and of the reports. */
-const char *const all_modes[MAX_MODES] = {
-	[PHASE_LEGACY] = "legacy",
-	[PHASE_WARN] = "warn",
-	[PHASE_IMPLICIT] = "implicit",
-	[PHASE_ENFORCE] = "enforce",
-};
+#define PHASE_NAME(name, str) [PHASE_##name] = str,
+const char *const all_modes[MAX_MODES] = { PHASES(PHASE_NAME) };
 
 static const char *const flag_name[] = { "ro", "nosuid", "nodev", "noexec" };
 
@@ -203,7 +199,7 @@ static int split_row(char *line, char **cells, int max)
 
 int spec_load(const char *path, struct spec *spec, char *err, size_t len)
 {
-	char line[2048], *cells[8];
+	char line[2048], *cells[2 + MAX_MODES + 1];
 	int col[MAX_MODES], lineno = 0, header = 0, i, n;
 	FILE *f = fopen(path, "r");
 
@@ -216,9 +212,9 @@ int spec_load(const char *path, struct spec *spec, char *err, size_t len)
 		lineno++;
 		if (line[0] != '|')
 			continue;
-		n = split_row(line, cells, 8);
+		n = split_row(line, cells, 2 + MAX_MODES + 1);
 		if (!header) {
-			/* | scenario | what | legacy | warn | implicit | enforce | */
+			/* | scenario | what | PHASE | ... (configs/phases) */
 			if (n < 2 + MAX_MODES || strcmp(cells[0], "scenario") ||
 			    strcmp(cells[1], "what"))
 				goto bad_header;
@@ -261,9 +257,12 @@ int spec_load(const char *path, struct spec *spec, char *err, size_t len)
 	}
 	return 0;
 bad_header:
-	snprintf(err, len,
-		 "%s:%d: the table header must be | scenario | what | legacy | warn | implicit | enforce |",
+	snprintf(err, len, "%s:%d: the table header must be | scenario | what |",
 		 path, lineno);
+	for (i = 0; i < MAX_MODES; i++)
+		snprintf(err + strlen(err), len - strlen(err), " %s |",
+			 all_modes[i]);
+	strncat(err, " (configs/phases)", len - strlen(err) - 1);
 fail:
 	fclose(f);
 	return -1;

@@ -9,12 +9,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "phases.h"	/* generated from configs/phases */
+
 /*
  * The phases, in the order of the spec's columns, of the reports and of
- * the sysctl's one-way rule; all_modes[] in spec.c names them.
+ * the sysctl's one-way rule; all_modes[] names them.
  */
-enum phase { PHASE_LEGACY, PHASE_WARN, PHASE_IMPLICIT, PHASE_ENFORCE };
-#define MAX_MODES 4
+#define PHASE_ENUM(name, str) PHASE_##name,
+enum phase { PHASES(PHASE_ENUM) MAX_MODES };
 #define MAX_SCENARIOS 256
 #define MAX_LINES 64
 #define MAX_TOOLS 8		/* tools in one userspace run */

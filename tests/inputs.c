@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The results of other runs, for cross, compat and mutate: each given by
+ * path on the command line as NAME=PATH, NAME being the meson test that
+ * wrote it (warn, warn-as-enforce, userspace-warn).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "runner.h"
+#include "tap.h"
+
+/* Say which results are missing, and how to make them; 1 if missing. */
+static int missing(const char *name, const char *path, const char *suite)
+{
+	if (path)
+		printf("# %s: no results in %s; run 'meson test --suite %s' first\n",
+		       name, path, suite);
+	else
+		printf("# %s: no results file given (%s=PATH)\n", name, name);
+	return 1;
+}
+
+/* The matrix runs of every phase into @runs and m->run; how many missing. */
+int load_runs(const struct opts *o, struct run *runs, struct matrix *m)
+{
+	int j, n = 0;
+
+	for (j = 0; j < MAX_MODES; j++) {
+		const char *path = o->in.matrix[j];
+
+		if (!path || run_load(path, &runs[j]) || !runs[j].n) {
+			n += missing(all_modes[j], path, all_modes[j]);
+			continue;
+		}
+		m->run[j] = &runs[j];
+	}
+	return n;
+}
+
+/* The spec and every phase's matrix results, for cross and mutate. */
+bool load_matrix(const struct opts *o, struct spec *spec, struct run *runs,
+		 struct matrix *m)
+{
+	if (!o->spec)
+		usage();
+	load_spec(o->spec, spec);
+	m->spec = spec;
+	if (load_runs(o, runs, m)) {
+		tap(false, "results of all %d variants are present", MAX_MODES);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The userspace suite's runs into @runs and m->tools (all or none);
+ * returns how many are missing.
+ */
+int load_tool_runs(const struct opts *o, struct run *runs, struct matrix *m)
+{
+	char name[64];
+	int j, n = 0;
+
+	for (j = 0; j < MAX_MODES; j++) {
+		const char *path = o->in.tools[j];
+
+		snprintf(name, sizeof(name), "userspace-%s", all_modes[j]);
+		if (!path || run_load(path, &runs[j]) || !runs[j].n_tools)
+			n += missing(name, path, "userspace");
+	}
+	for (j = 0; j < MAX_MODES && !n; j++)
+		m->tools[j] = &runs[j];
+	return n;
+}
+
+/* NAME=PATH into @in; -1 if NAME names no run. */
+int parse_input(const char *arg, struct inputs *in)
+{
+	const char *eq = strchr(arg, '=');
+	char name[64], built[32], told[32];
+	int b, t, end = 0;
+
+	if (!eq || eq == arg || !eq[1] || eq - arg >= (int)sizeof(name))
+		return -1;
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
+	if (!strncmp(name, "userspace-", 10) &&
+	    (b = mode_index(name + 10)) >= 0) {
+		in->tools[b] = eq + 1;
+		return 0;
+	}
+	if ((b = mode_index(name)) >= 0) {
+		in->matrix[b] = eq + 1;
+		return 0;
+	}
+	if (sscanf(name, "%31[a-z]-as-%31[a-z]%n", built, told, &end) == 2 &&
+	    !name[end] && (b = mode_index(built)) >= 0 && (t = mode_index(told)) >= 0 &&
+	    b != t) {
+		in->told[b][t] = eq + 1;
+		return 0;
+	}
+	return -1;
+}

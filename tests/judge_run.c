@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Judge one run of the guest: its results file against the spec (the
+ * scenarios), the model (exhaustive, stress) and the rules of each step,
+ * and its console log (KUnit, splats).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "console.h"
+#include "model.h"
+#include "runner.h"
+#include "tap.h"
+
+/* The kselftest's own TAP, as the guest forwarded it. */
+static void check_selftest(const struct run *run)
+{
+	int i, cases = 0;
+
+	for (i = 0; i < run->n_selftest; i++) {
+		const char *p = run->selftest[i];
+		bool ok = !strncmp(p, "ok ", 3);
+		const char *name;
+
+		if (!ok && strncmp(p, "not ok ", 7))
+			continue;
+		name = strchr(p + (ok ? 3 : 7), ' ');
+		name = name ? name + 1 : "?";
+		cases++;
+		tap(ok, "kselftest %.*s", (int)strcspn(name, "\n"), name);
+	}
+	tap(cases > 0 && run->selftest_exit == 0,
+	    "kselftest proc_sysfs_mount_flags: %d cases, exit status %d",
+	    cases, run->selftest_exit);
+}
+
+/*
+ * Runs of many operations: the warning lines are sampled by the rate
+ * limit.  Warn must log some and no more than the limit allows in the
+ * time the run took; the other phases must log none.
+ */
+static void check_sampled_warnings(const char *what, int mode, int lines,
+				   long ms)
+{
+	int most = RATELIMIT_BURST * (1 + (ms > 0 ? ms : 0) / RATELIMIT_MS);
+
+	if (mode == PHASE_WARN)
+		tap(lines >= 1 && lines <= most,
+		    "%s warn: %d warning lines in %.1f s, within 1 to %d (10 per 5 s)",
+		    what, lines, ms / 1000.0, most);
+	else
+		tap(lines == 0, "%s %s: %d warning lines, want none", what,
+		    all_modes[mode], lines);
+}
+
+/*
+ * The exhaustive run against the reference model: every combination must
+ * have run, and each must agree on the errno and the flags that landed.
+ */
+static void check_exhaustive(const struct run *run, int mode)
+{
+	const int want = 2 * 16 * 16 * MOP_COUNT;
+	char got[64], exp[64];
+	int i, agree = 0, shown = 0;
+
+	for (i = 0; i < run->n_x; i++) {
+		const struct xcase *c = &run->x[i];
+		int op = model_op_index(c->op);
+		struct model_out m;
+		bool ok;
+
+		if (op < 0) {
+			printf("# exhaustive: unknown operation %s\n", c->op);
+			continue;
+		}
+		m = model(mode, c->visible, c->requested, op,
+			  !strcmp(c->fs, "sysfs"));
+		ok = m.err ? !strcmp(c->ret, m.err) :
+			     !strcmp(c->ret, "0") && c->flags == m.landed;
+		if (ok) {
+			agree++;
+			continue;
+		}
+		if (shown++ < 10) {
+			format_flags(c->visible, got, sizeof(got));
+			format_flags(c->requested, exp, sizeof(exp));
+			printf("# disagreement: %s %s, visible %s, requested %s: ",
+			       c->fs, c->op, got, exp);
+			format_flags(c->flags < 0 ? 0 : c->flags, got, sizeof(got));
+			format_flags(m.landed, exp, sizeof(exp));
+			printf("kernel %s %s, model %s %s\n", c->ret,
+			       strcmp(c->ret, "0") ? "" : got,
+			       m.err ? m.err : "0", m.err ? "" : exp);
+		}
+	}
+	printf("# exhaustive %s: %d cases, %d agreements, %d disagreements, %.1f s\n",
+	       all_modes[mode], run->n_x, agree, run->n_x - agree,
+	       run->x_ms / 1000.0);
+	tap(run->x_ms >= 0 && run->n_x == want,
+	    "exhaustive %s: all %d combinations ran (%d)", all_modes[mode],
+	    want, run->n_x);
+	tap(run->n_x && agree == run->n_x,
+	    "exhaustive %s: %d cases, %d agreements, %d disagreements with the model",
+	    all_modes[mode], run->n_x, agree, run->n_x - agree);
+	check_sampled_warnings("exhaustive", mode, run->x_warnings, run->x_ms);
+}
+
+/* The stress run: every outcome against the model, and the throughput. */
+static void check_stress(const struct run *run, int mode)
+{
+	const int visible = F_NOSUID | F_NODEV | F_NOEXEC;
+	long agree = 0, total = 0;
+	int i, shown = 0;
+
+	for (i = 0; i < run->n_s; i++) {
+		const struct scase *c = &run->s[i];
+		int op = model_op_index(c->op);
+		struct model_out m;
+		bool ok = false;
+
+		if (op >= 0) {
+			m = model(mode, visible, c->requested, op,
+				  !strcmp(c->fs, "sysfs"));
+			ok = m.err ? !strcmp(c->ret, m.err) :
+				     !strcmp(c->ret, "0") && c->flags == m.landed;
+		}
+		total += c->n;
+		if (ok) {
+			agree += c->n;
+		} else if (shown++ < 10) {
+			char req[64];
+
+			format_flags(c->requested, req, sizeof(req));
+			printf("# disagreement: %s %s requesting %s: kernel %s, %ld times\n",
+			       c->fs, c->op, req, c->ret, c->n);
+		}
+	}
+	printf("# stress %s: %ld operations in %.1f s, %.0f ops/s, %ld disagreements\n",
+	       all_modes[mode], total, run->s_ms / 1000.0,
+	       run->s_ms > 0 ? total * 1000.0 / run->s_ms : 0.0, total - agree);
+	tap(run->s_ms >= 0 && !run->s_failed && total > 0 && total == run->s_ops,
+	    "stress %s: every worker finished and reported (%ld operations)",
+	    all_modes[mode], total);
+	tap(total > 0 && agree == total,
+	    "stress %s: %ld operations, %ld disagreements with the model, %.0f ops/s",
+	    all_modes[mode], total, total - agree,
+	    run->s_ms > 0 ? total * 1000.0 / run->s_ms : 0.0);
+	check_sampled_warnings("stress", mode, run->s_warnings, run->s_ms);
+}
+
+/* The mount-path benchmark: report, the ratios are for the caller. */
+static void check_bench(const struct run *run, int mode)
+{
+	int i;
+
+	for (i = 0; i < run->n_bench; i++)
+		printf("# bench %s %s: %.1f mount+umount/s (%ld in %ld ms)\n",
+		       all_modes[mode], run->bench[i].label,
+		       run->bench[i].ms > 0 ?
+		       run->bench[i].ops * 1000.0 / run->bench[i].ms : 0.0,
+		       run->bench[i].ops, run->bench[i].ms);
+	tap(run->n_bench == 2, "bench %s: both measurements ran",
+	    all_modes[mode]);
+}
+
+/*
+ * The userspace suite: each tool must have run (not: missing, not
+ * startable, hung), and under legacy, which is 6.1 as Debian ships it,
+ * it must work: there a failure is the guest's environment, not the
+ * phase.  What it gave under warn and enforce is reported, for the
+ * compatibility table.
+ */
+static void check_userspace(const struct run *run, int mode)
+{
+	int i, j;
+
+	for (i = 0; i < run->n_tools; i++) {
+		const struct tool_run *t = &run->tools[i];
+
+		printf("# %s %s (%s): %s, exit %d, %ld ms\n", all_modes[mode],
+		       t->name, t->version, tool_verdict(t), t->exit, t->ms);
+		for (j = 0; j < t->n_lines; j++)
+			printf("#   kernel: %s\n", t->lines[j]);
+		for (j = 0; j < t->n_out; j++)
+			printf("#   output: %s\n", t->out[j]);
+		tap(t->exit >= 0 && t->exit != 126 && t->exit != 127,
+		    "userspace %s %s ran: %s (exit %d)", all_modes[mode],
+		    t->name, tool_verdict(t), t->exit);
+		if (mode == PHASE_LEGACY)
+			tap(!strcmp(tool_verdict(t), "works"),
+			    "userspace legacy %s works as on Debian's 6.1",
+			    t->name);
+	}
+	tap(run->n_tools > 0, "userspace %s: %d tools ran", all_modes[mode],
+	    run->n_tools);
+}
+
+static void check_scenarios(const struct spec *spec, const struct run *run,
+			    int mode, const char *only)
+{
+	char exp[128];
+	int i;
+
+	for (i = 0; i < spec->n; i++) {
+		const struct spec_row *row = &spec->row[i];
+		struct verdict v;
+
+		if (only && strcmp(only, row->name))
+			continue;
+		v = judge(&row->cell[mode], run_find(run, row->name));
+		format_cell(&row->cell[mode], exp, sizeof(exp));
+		tap(v.pass, "%s %s: %s%s%s", all_modes[mode], row->name, exp,
+		    v.pass ? "" : ": ", v.why);
+	}
+	for (i = 0; i < run->n; i++)
+		if (!spec_find(spec, run->res[i].name))
+			tap(false, "%s: the guest ran it, but tests/spec.md has no row for it",
+			    run->res[i].name);
+}
+
+static bool wants(const char *steps, const char *step)
+{
+	return strstr(steps, step) != NULL;
+}
+
+/* Judge a variant's results and console: the body of boot and check. */
+void judge_variant(const struct opts *o, const struct spec *spec, int mode,
+		   const char *results, const char *console)
+{
+	struct lines con;
+	struct run run;
+
+	lines_load(console, &con);
+	if (run_load(results, &run))
+		printf("# %s: no results file\n", results);
+	tap(run.ended, "%s guest ran to its end (%s)", all_modes[mode], run.end);
+	if (!run.ended) {
+		tail_console(&con, 40);
+		if (run.last_begun[0] && !run_find(&run, run.last_begun))
+			printf("# the guest was in scenario %s\n", run.last_begun);
+	}
+	check_kunit(&con, "proc_sysfs_mount_flags");
+	check_kunit_cases(&con, "proc_sysfs_mount_flags");
+	check_splats(&con, "the boot log");
+	if (wants(o->steps, "matrix"))
+		check_scenarios(spec, &run, mode, o->scenario);
+	if (wants(o->steps, "selftest"))
+		check_selftest(&run);
+	if (wants(o->steps, "exhaustive"))
+		check_exhaustive(&run, mode);
+	if (wants(o->steps, "stress"))
+		check_stress(&run, mode);
+	if (wants(o->steps, "bench"))
+		check_bench(&run, mode);
+	if (wants(o->steps, "userspace"))
+		check_userspace(&run, mode);
+	run_free(&run);
+	lines_free(&con);
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * runner mutate: break expectations on purpose and show that the judge
+ * and the report catch them (the cell turns red, its test fails).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+#include "tap.h"
+
+/*
+ * The run-time phase's lines are judged too: a cell that wants a raise's
+ * notice fails without it, and one that does not want it fails with it.
+ */
+static void mutate_raise(struct spec *spec, const struct run *run, int mode)
+{
+	int i;
+
+	for (i = 0; i < spec->n; i++) {
+		struct cell *c = &spec->row[i].cell[mode];
+		const struct result *r = run_find(run, spec->row[i].name);
+		struct cell saved = *c;
+		bool before, after;
+
+		if (!c->n_raised)
+			continue;
+		before = judge(c, r).pass;
+		c->n_raised = 0;
+		after = judge(c, r).pass;
+		*c = saved;
+		tap(before && !after,
+		    "broken expectation for %s %s (no raise's notice) fails its check",
+		    all_modes[mode], spec->row[i].name);
+		return;
+	}
+	tap(false, "found a %s cell that wants a raise's notice to break",
+	    all_modes[mode]);
+}
+
+/*
+ * Break one expectation on purpose and show that the judge and the report
+ * catch it: the cell must turn red and its test must fail.
+ */
+int cmd_mutate(const struct opts *o)
+{
+	struct run runs[MAX_MODES];
+	struct matrix m = { 0 };
+	struct spec spec;
+	char *html = NULL;
+	size_t len = 0;
+	int i, warn = PHASE_WARN, done = 0;
+
+	if (!load_matrix(o, &spec, runs, &m))
+		return tap_end();
+	for (i = 0; i < spec.n && done < 2; i++) {
+		struct cell *c = &spec.row[i].cell[warn];
+		struct cell saved = *c;
+		struct verdict before, after;
+		char needle[256];
+		FILE *f;
+
+		/* One warned cell said to be silent, one allowed said refused. */
+		if (!(done == 0 && c->outcome == WARNED) &&
+		    !(done == 1 && c->outcome == ALLOWED))
+			continue;
+		before = judge(c, run_find(&runs[warn], spec.row[i].name));
+		if (c->outcome == WARNED) {
+			c->outcome = ALLOWED;
+			c->cleared = 0;
+		} else {
+			c->outcome = REFUSED;
+			snprintf(c->err, sizeof(c->err), "EPERM");
+		}
+		after = judge(c, run_find(&runs[warn], spec.row[i].name));
+		f = open_memstream(&html, &len);
+		report_html(&m, f);
+		fclose(f);
+		snprintf(needle, sizeof(needle), "<tr id=\"%s\">", spec.row[i].name);
+		tap(before.pass && !after.pass,
+		    "broken expectation for warn %s fails its check (%s)",
+		    spec.row[i].name, after.why);
+		tap(strstr(html, needle) &&
+		    strstr(strstr(html, needle), "class=\"bad\"") &&
+		    strstr(strstr(html, needle), "class=\"bad\"") <
+		    strstr(strstr(html, needle), "</tr>"),
+		    "broken expectation for warn %s turns its cell red in the report",
+		    spec.row[i].name);
+		free(html);
+		html = NULL;
+		*c = saved;
+		done++;
+	}
+	tap(done == 2, "found a warned and an allowed cell to break");
+	mutate_raise(&spec, &runs[warn], warn);
+	for (i = 0; i < MAX_MODES; i++)
+		run_free(&runs[i]);
+	return tap_end();
+}

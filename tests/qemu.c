@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One boot of the guest under QEMU: its kernel command line, QEMU itself
+ * (console on ttyS0, results on ttyS1) and QEMU's own failures as TAP.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "qemu.h"
+#include "tap.h"
+
+/* The kernel command line of one boot. */
+void command_line(const struct opts *o, const char *scenario,
+		  const char *extra, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "console=ttyS0 panic=-1 oops=panic tsc=unstable%s%s%s%s PSMF_RUN=%s%s%s%s",
+		 o->boot_phase ? " proc_sysfs_mount_flags=" : "",
+		 o->boot_phase ? o->boot_phase : "", extra ? " " : "",
+		 extra ? extra : "", extra ? "matrix" : o->steps,
+		 scenario ? " PSMF_SCENARIO=" : "", scenario ? scenario : "",
+		 extra ? " PSMF_ALONE=1" : "");
+}
+
+/*
+ * Run QEMU once: console on ttyS0 into @console, results on ttyS1 into
+ * @results (both truncated), killed after the time limit.  Returns the
+ * wait status; *timed_out says whether it was killed.
+ */
+int run_qemu(const struct opts *o, const char *append, const char *results,
+	     const char *console, bool *timed_out)
+{
+	char ser0[4200], ser1[4200], mem[16], smp[16];
+	long start = now_ms();
+	int status = 0, fd;
+	pid_t pid;
+
+	snprintf(ser0, sizeof(ser0), "file:%s", console);
+	snprintf(ser1, sizeof(ser1), "file:%s", results);
+	snprintf(mem, sizeof(mem), "%dM", o->memory);
+	snprintf(smp, sizeof(smp), "%d", o->smp);
+	*timed_out = false;
+	pid = fork();
+	if (pid < 0)
+		return perror("fork"), -1;
+	if (pid == 0) {
+		fd = open("/dev/null", O_RDWR);
+		dup2(fd, 0);
+		execlp("qemu-system-x86_64", "qemu-system-x86_64",
+		       "-accel", o->accel, "-m", mem, "-smp", smp,
+		       "-nodefaults", "-display", "none", "-no-reboot",
+		       "-kernel", o->kernel, "-initrd", o->initrd,
+		       "-append", append, "-serial", ser0, "-serial", ser1,
+		       /* one virtual ns per guest instruction, whatever the host does */
+		       o->icount ? "-icount" : (char *)NULL,
+		       "shift=0,sleep=off,align=off", (char *)NULL);
+		fprintf(stderr, "runner: cannot run qemu-system-x86_64: %s (apt-get install qemu-system-x86)\n",
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, WNOHANG) != pid) {
+		if (now_ms() - start > o->timeout * 1000L) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			*timed_out = true;
+			break;
+		}
+		usleep(20000);
+	}
+	return status;
+}
+
+/* QEMU's own failures, as TAP; the guest's are judged from its results. */
+void check_qemu(const struct opts *o, const char *what, int status,
+		bool timed_out)
+{
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		tap(false, "%s: qemu-system-x86_64 could not start", what);
+	else if (!timed_out && (status < 0 || (WIFEXITED(status) && WEXITSTATUS(status))))
+		tap(false, "%s: qemu-system-x86_64 exited with status %d (its message is above)",
+		    what, WIFEXITED(status) ? WEXITSTATUS(status) : status);
+	if (timed_out)
+		tap(false, "%s guest finished within %d s (hung: killed; raise -Dtimeout= if the machine is just slow)",
+		    what, o->timeout);
+}

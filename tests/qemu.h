@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Starting QEMU for one boot of the guest. */
+#ifndef QEMU_H
+#define QEMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "runner.h"
+
+void command_line(const struct opts *o, const char *scenario,
+		  const char *extra, char *buf, size_t len);
+int run_qemu(const struct opts *o, const char *append, const char *results,
+	     const char *console, bool *timed_out);
+void check_qemu(const struct opts *o, const char *what, int status,
+		bool timed_out);
+
+#endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The runner's pieces, as tools/testing/kunit/ separates them: starting
+ * QEMU (qemu.c), reading the console (console.c), parsing results
+ * (results.c), judging (judge_run.c, spec.c) and one file per command
+ * (boot.c, cross.c, compat.c, mutate.c); runner.c parses the options.
+ */
+#ifndef RUNNER_H
+#define RUNNER_H
+
+#include <stdbool.h>
+
+#include "report.h"
+#include "spec.h"
+
+/*
+ * The results files of other runs, by path, for cross, compat and mutate:
+ * each named as the meson test that wrote it.
+ */
+struct inputs {
+	const char *matrix[MAX_MODES];			/* "warn=PATH" */
+	const char *told[MAX_MODES][MAX_MODES];		/* "warn-as-enforce=PATH" */
+	const char *tools[MAX_MODES];			/* "userspace-warn=PATH" */
+};
+
+struct opts {
+	const char *mode, *kernel, *initrd, *spec, *dir, *accel, *steps;
+	const char *scenario, *results, *console, *tag;
+	const char *boot_phase;	/* proc_sysfs_mount_flags= for the boot */
+	int timeout, smp, memory;
+	bool icount;	/* guest time counts instructions: for benchmarks */
+	struct inputs in;
+};
+
+void usage(void) __attribute__((noreturn));
+long now_ms(void);
+int need_mode(const char *mode);
+void load_spec(const char *path, struct spec *spec);
+
+/* inputs.c: the results of other runs, loaded from their paths */
+int load_runs(const struct opts *o, struct run *runs, struct matrix *m);
+bool load_matrix(const struct opts *o, struct spec *spec, struct run *runs,
+		 struct matrix *m);
+int load_tool_runs(const struct opts *o, struct run *runs, struct matrix *m);
+int parse_input(const char *arg, struct inputs *in);
+
+/* judge_run.c: judge one run's results and console against the spec */
+void judge_variant(const struct opts *o, const struct spec *spec, int mode,
+		   const char *results, const char *console);
+
+/* The commands */
+int cmd_boot(const struct opts *o);
+int cmd_check(const struct opts *o);
+int cmd_cross(const struct opts *o);
+int cmd_compat(const struct opts *o);
+int cmd_mutate(const struct opts *o);
+
+#endif
