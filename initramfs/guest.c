@@ -167,6 +167,26 @@ int wait_child(pid_t pid)
 }
 
 /*
+ * Fork with a pipe from the child to the parent: *fd is the write end in
+ * the child (fork_pipe() returns 0), the read end in the parent (it
+ * returns the child's pid).
+ */
+pid_t fork_pipe(int *fd)
+{
+	int pipefd[2];
+	pid_t pid;
+
+	if (pipe(pipefd))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	close(pipefd[pid ? 1 : 0]);
+	*fd = pipefd[pid ? 0 : 1];
+	return pid;
+}
+
+/*
  * The host's layout in a private mount namespace: proc on /proc and sysfs
  * on /sys with @host flags, and no other instance of either visible.
  */

@@ -71,6 +71,7 @@ void flag_names(int f, char *buf, size_t len);
 int landed_flags(const char *path);
 int global_pid(void);
 int wait_child(pid_t pid);
+pid_t fork_pipe(int *fd);
 void host_layout(int host);
 void enter_userns(void);
 void enter_container(int depth);

@@ -95,30 +95,24 @@ static void scenario_child(const struct scenario *s, const struct raiser *r,
 static void run_scenario(const struct scenario *s)
 {
 	char buf[512];
-	int pipefd[2], kmsg, n;
+	int fd, kmsg, n;
 	pid_t pid;
 
 	pace_warnings(s->repeat > 1 ? 10 : 1);
 	report("begin %s\n", s->name);
 	kmsg = kmsg_open_at_end();
-	if (pipe(pipefd))
-		die("pipe");
-	pid = fork();
-	if (pid < 0)
-		die("fork");
+	pid = fork_pipe(&fd);
 	if (pid == 0) {
 		struct raiser r = { .pid = 0 };
 
-		close(pipefd[0]);
 		host_layout(s->host);
 		if (s->before || s->after)
 			raiser_start(&r);
 		enter_container(s->nest);
-		scenario_child(s, &r, pipefd[1]);
+		scenario_child(s, &r, fd);
 	}
-	close(pipefd[1]);
-	n = read(pipefd[0], buf, sizeof(buf) - 1);
-	close(pipefd[0]);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
 	if (wait_child(pid) || n <= 0)
 		report("scenario %s op=%s fs=%s ret=died flags=- pid=0 comm=- n=0/%d ms=0\n",
 		       s->name, op_kernel_name(s->op), s->fs, s->repeat);

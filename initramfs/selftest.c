@@ -14,25 +14,20 @@
 void run_selftest(void)
 {
 	char line[1024];
-	int pipefd[2], kmsg;
+	int fd, kmsg;
 	FILE *p;
 	pid_t pid;
 
 	kmsg = kmsg_open_at_end();
-	if (pipe(pipefd))
-		die("pipe");
-	pid = fork();
-	if (pid < 0)
-		die("fork");
+	pid = fork_pipe(&fd);
 	if (pid == 0) {
-		dup2(pipefd[1], 1);
-		dup2(pipefd[1], 2);
+		dup2(fd, 1);
+		dup2(fd, 2);
 		execl("/bin/proc_sysfs_mount_flags", "proc_sysfs_mount_flags",
 		      (char *)NULL);
 		die("exec /bin/proc_sysfs_mount_flags");
 	}
-	close(pipefd[1]);
-	p = fdopen(pipefd[0], "r");
+	p = fdopen(fd, "r");
 	while (p && fgets(line, sizeof(line), p))
 		report("selftest %s", line);
 	if (p)
