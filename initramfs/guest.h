@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -84,6 +85,13 @@ void undo_op(enum op op, int err, const char *where);
 const char *op_name(enum op op);
 const char *op_kernel_name(enum op op);
 int fresh_mount(const char *fs, const char *target, int f);
+
+/* files.c: files the guest writes for the tools */
+void write_file(const char *path, const char *text, mode_t mode);
+void make_dirs(const char *root, const char *const *dirs);
+void copy_file(const char *from, const char *to, mode_t mode);
+void chown_tree(const char *root, uid_t uid);
+char *read_file(const char *path);
 
 /* raiser.c: a process that raises the phase for a container */
 struct raiser {

@@ -5,17 +5,17 @@
  * the proc and sysfs mounts it sees.  The binaries and their shared
  * libraries come in a second initramfs (initramfs/userspace.sh), appended
  * to the first; what they need besides (a user with subordinate ids, a
- * delegated cgroup, an OS tree, a container config) is set up here, as a
+ * delegated cgroup; each tool's tree, config or bundle: tools.c) is set up here, as a
  * distribution would, before the tool starts.
  *
  *   tool <name> version=<first line of --version> uid=<n> exit=<n> ms=<n>
  *   toolout <name> <line of its output>
+ *   toolfix <name> <row that shows the fix> <the change a user makes>
  *   kmsg <name> <kernel line>
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <grp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -24,132 +24,14 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
-#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "guest.h"
+#include "tools.h"
 
 #define TOOL_TIMEOUT_MS 20000
-
-/* The subordinate ids of the unprivileged user, as useradd gives them. */
-#define SUBID_FIRST 100000
-#define SUBID_COUNT 65536
-/* The range that systemd-nspawn maps its container to. */
-#define NSPAWN_SHIFT "524288"
-
-#define NSPAWN_TREE "/srv/nspawn"
-#define LXC_PATH "/srv/lxc"
-#define LXC_ROOTFS LXC_PATH "/psmf/rootfs"
-/* LXC mounts the rootfs here before it pivots into it (LXCROOTFSMOUNT). */
-#define LXC_ROOTFS_MOUNT "/usr/lib/x86_64-linux-gnu/lxc/rootfs"
-
-struct tool {
-	const char *name;
-	uid_t uid;		/* who starts it */
-	/* run as root first: its tree, its config */
-	void (*prepare)(const struct tool *t);
-	const char *mount_auto;	/* LXC: the container's lxc.mount.auto lines */
-	const char *const argv[24];
-};
-
-static void prepare_nspawn(const struct tool *t);
-static void prepare_lxc(const struct tool *t);
-
-#define LXC_START { "/usr/bin/lxc-start", "-F", "-P", LXC_PATH, "-n", "psmf", \
-		    "--logpriority=ERROR", NULL }
-
-static const struct tool tools[] = {
-	{ "util-linux-unshare", GUEST_UID, NULL, NULL,
-	  { "/usr/bin/unshare", "--user", "--map-root-user", "--mount",
-	    "--pid", "--fork", "--mount-proc", "/bin/psmf-probe", NULL } },
-	{ "bubblewrap", GUEST_UID, NULL, NULL,
-	  { "/usr/bin/bwrap", "--ro-bind", "/", "/", "--unshare-all",
-	    "--proc", "/proc", "--dev", "/dev", "/bin/psmf-probe", NULL } },
-	/*
-	 * systemd-nspawn refuses to start unless it is root; with
-	 * --private-users the container is a user namespace of its own, and
-	 * proc and sysfs are mounted from inside it (src/nspawn/nspawn-mount.c,
-	 * mount_all(), called by the inner child after it entered the
-	 * namespace).  No machined, no unit: there is no systemd here.
-	 */
-	{ "systemd-nspawn", 0, prepare_nspawn, NULL,
-	  { "/usr/bin/systemd-nspawn", "--quiet", "--register=no",
-	    "--keep-unit", "--private-users=" NSPAWN_SHIFT ":65536",
-	    "--private-users-ownership=chown", "--console=pipe",
-	    "--resolv-conf=off", "--timezone=off", "--link-journal=no",
-	    "-D", NSPAWN_TREE, "/bin/psmf-probe", NULL } },
-	/*
-	 * An unprivileged container (lxc.idmap through newuidmap and
-	 * newgidmap) with the lxc.mount.auto lines of Debian's
-	 * /usr/share/lxc/config/common.conf and userns.conf, which
-	 * lxc-create's templates include for unprivileged containers ...
-	 */
-	{ "lxc", GUEST_UID, prepare_lxc,
-	  "lxc.mount.auto = cgroup:mixed proc:mixed sys:mixed\n"
-	  "lxc.mount.auto = sys:rw\n", LXC_START },
-	/*
-	 * ... and with proc:rw sys:mixed instead: no read-only remount of a
-	 * /proc/sys bind and no sysfs:rw, the two mounts of LXC's auto-mount
-	 * table (src/lxc/conf.c, lxc_mount_auto_mounts()) that the kernel
-	 * lines of the first run name.  What a container config can try
-	 * against the enforce phase without a new LXC.
-	 */
-	{ "lxc-proc-rw-sys-mixed", GUEST_UID, prepare_lxc,
-	  "lxc.mount.auto = cgroup:mixed proc:rw sys:mixed\n", LXC_START },
-};
-
-#define N_TOOLS (sizeof(tools) / sizeof(tools[0]))
-
-static void write_file(const char *path, const char *text, mode_t mode)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
-
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) ||
-	    close(fd))
-		die(path);
-}
-
-static void make_dirs(const char *root, const char *const *dirs)
-{
-	char path[256];
-
-	for (; *dirs; dirs++) {
-		snprintf(path, sizeof(path), "%s%s", root, *dirs);
-		if (mkdir(path, 0755) && errno != EEXIST)
-			die(path);
-	}
-}
-
-static void copy_file(const char *from, const char *to, mode_t mode)
-{
-	int in = open(from, O_RDONLY), out;
-	struct stat st;
-
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, mode);
-	if (in < 0 || out < 0 || fstat(in, &st) ||
-	    sendfile(out, in, NULL, st.st_size) != st.st_size)
-		die(to);
-	close(in);
-	close(out);
-}
-
-static uid_t chown_to;
-
-static int chown_one(const char *path, const struct stat *st, int type,
-		     struct FTW *ftw)
-{
-	(void)st, (void)type, (void)ftw;
-	return lchown(path, chown_to, chown_to);
-}
-
-static void chown_tree(const char *root, uid_t uid)
-{
-	chown_to = uid;
-	if (nftw(root, chown_one, 16, FTW_PHYS))
-		die(root);
-}
 
 /*
  * The unprivileged user as a distribution sets it up, once per boot: an
@@ -205,57 +87,6 @@ static void enter_user_session(void)
 			die(path);
 	}
 	write_file("/sys/fs/cgroup/psmf/cgroup.procs", "0", 0644);
-}
-
-/* A minimal OS tree: nspawn wants /usr and an os-release. */
-static void prepare_nspawn(const struct tool *t)
-{
-	static const char *const dirs[] = { "", "/usr", "/usr/lib", "/bin",
-		"/etc", "/proc", "/sys", "/dev", "/run", "/tmp", "/var", NULL };
-
-	(void)t;
-	make_dirs(NSPAWN_TREE, dirs);
-	write_file(NSPAWN_TREE "/usr/lib/os-release",
-		   "ID=psmf\nNAME=\"psmf probe tree\"\n", 0644);
-	copy_file("/bin/psmf-probe", NSPAWN_TREE "/bin/psmf-probe", 0755);
-}
-
-/*
- * An unprivileged container as lxc-create's templates make one, with the
- * tool's lxc.mount.auto lines.  Left out: common.conf's seccomp profile
- * and device rules (they need seccomp and BPF in the kernel, and concern
- * neither proc nor sysfs) and networking (no bridge here: an empty
- * network namespace).
- */
-static void prepare_lxc(const struct tool *t)
-{
-	static const char *const dirs[] = { "", "/psmf", "/psmf/rootfs",
-		"/psmf/rootfs/bin", "/psmf/rootfs/dev", "/psmf/rootfs/proc",
-		"/psmf/rootfs/sys", "/psmf/rootfs/tmp", "/psmf/rootfs/run",
-		"/psmf/rootfs/etc", NULL };
-	static const char *const mnt[] = { "/usr/lib/x86_64-linux-gnu/lxc",
-		LXC_ROOTFS_MOUNT, NULL };
-	char config[2048];
-
-	make_dirs(LXC_PATH, dirs);
-	make_dirs("", mnt);
-	copy_file("/bin/psmf-probe", LXC_ROOTFS "/bin/psmf-probe", 0755);
-	snprintf(config, sizeof(config),
-		 "lxc.uts.name = psmf\n"
-		 "lxc.rootfs.path = dir:" LXC_ROOTFS "\n"
-		 "lxc.idmap = u 0 %d %d\n"
-		 "lxc.idmap = g 0 %d %d\n"
-		 "%s"
-		 "lxc.net.0.type = empty\n"
-		 "lxc.console.path = none\n"
-		 "lxc.tty.max = 0\n"
-		 "lxc.pty.max = 0\n"
-		 "lxc.init.cmd = /bin/psmf-probe\n",
-		 SUBID_FIRST, SUBID_COUNT, SUBID_FIRST, SUBID_COUNT,
-		 t->mount_auto);
-	write_file(LXC_PATH "/psmf/config", config, 0644);
-	chown_tree(LXC_PATH, GUEST_UID);
-	chown_tree(LXC_ROOTFS, SUBID_FIRST);
 }
 
 /* Run @t as its user; its output goes to @out. */
@@ -359,11 +190,10 @@ static int run(const struct tool *t, const char *const *argv)
 void run_userspace(void)
 {
 	char version[128], vflag[] = "--version";
-	size_t i;
-	int j;
+	int i, j;
 
 	setup_user();
-	for (i = 0; i < N_TOOLS; i++) {
+	for (i = 0; i < n_tools; i++) {
 		const struct tool *t = &tools[i];
 		const char *vargv[] = { t->argv[0], vflag, NULL };
 		long start;
@@ -389,6 +219,9 @@ void run_userspace(void)
 		       version, (int)t->uid, status, now_ms() - start);
 		for (j = 0; j < n_output; j++)
 			report("toolout %s %s\n", t->name, output[j]);
+		if (t->fixed_by)
+			report("toolfix %s %s %s\n", t->name, t->fixed_by,
+			       t->fix);
 		kmsg_forward(kmsg, t->name, NULL);
 		close(kmsg);
 	}

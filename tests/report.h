@@ -14,7 +14,14 @@ struct matrix {
 	const struct run *tools[MAX_MODES];
 };
 
+/* compat_report.c: the real tools */
 const char *tool_verdict(const struct tool_run *t);
+const struct tool_run *compat_tool_in(const struct matrix *m, int i, int mode);
+bool compat_works_everywhere(const struct matrix *m, int i);
+int compat_index(const struct matrix *m, const char *name);
+const char *without_pid(const char *s, char *buf, size_t len);
+const char *tool_call(const struct tool_run *t, char *buf, size_t len);
+void compat_table_markdown(const struct matrix *m, FILE *f);
 
 /* matrix.{md,html,json} if m->spec, compat.md if m->tools. */
 int report_write(const struct matrix *m, const char *dir);

@@ -159,6 +159,22 @@ static void rec_toolout(struct run *run, const char *line)
 		t->out[t->n_out++] = strdup(line + off);
 }
 
+static void rec_toolfix(struct run *run, const char *line)
+{
+	struct tool_run *t;
+	char name[64], fixed_by[64];
+	int off = 0;
+
+	if (sscanf(line, "toolfix %63s %63s %n", name, fixed_by, &off) != 2 ||
+	    !off)
+		return;
+	t = find_tool(run, name);
+	if (t) {
+		snprintf(t->fixed_by, sizeof(t->fixed_by), "%s", fixed_by);
+		snprintf(t->fix, sizeof(t->fix), "%s", line + off);
+	}
+}
+
 static void rec_bench(struct run *run, const char *line)
 {
 	if (run->n_bench < MAX_BENCH &&
@@ -214,6 +230,7 @@ static const struct {
 	{ "stress-end ", rec_stress_end },
 	{ "tool ", rec_tool },
 	{ "toolout ", rec_toolout },
+	{ "toolfix ", rec_toolfix },
 	{ "bench ", rec_bench },
 	{ "exhaustive-end ms=", rec_exhaustive_end },
 	{ "selftest-exit ", rec_selftest_exit },

@@ -19,7 +19,7 @@
 enum phase { PHASES(PHASE_ENUM) MAX_MODES };
 #define MAX_SCENARIOS 256
 #define MAX_LINES 64
-#define MAX_TOOLS 8		/* tools in one userspace run */
+#define MAX_TOOLS 24		/* tools in one userspace run */
 #define TOOL_MAX_LINES 16	/* kernel lines kept per tool */
 #define TOOL_MAX_OUT 40		/* output lines kept per tool */
 #define MAX_BENCH 4
@@ -89,6 +89,7 @@ struct scase {
 /* A real container tool's run (the userspace suite). */
 struct tool_run {
 	char name[64], version[128];
+	char fixed_by[64], fix[256];	/* the row showing its fix, the change */
 	int uid;		/* who started it in the guest */
 	int exit;		/* -1: killed at the time limit */
 	long ms;

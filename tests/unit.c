@@ -10,6 +10,7 @@
 
 #include "model.h"
 #include "scenario_table.h"
+#include "report.h"
 #include "spec.h"
 #include "tap.h"
 
@@ -304,6 +305,35 @@ static void test_results(const char *spec_path)
 	run_free(&run);
 }
 
+/* The userspace records: a tool, its output, its fix, its kernel lines. */
+static void test_tool_results(const char *spec_path)
+{
+	char path[4096], buf[512];
+	const char *slash = strrchr(spec_path, '/');
+	struct run run;
+	const struct tool_run *t;
+
+	snprintf(path, sizeof(path), "%.*sfixtures/results-tools.txt",
+		 slash ? (int)(slash - spec_path + 1) : 0, spec_path);
+	tap(!run_load(path, &run) && run.n_tools == 3, "tools: %s loads, 3 tools",
+	    path);
+	t = &run.tools[0];
+	tap(!strcmp(tool_verdict(t), "fails") &&
+	    strstr(tool_call(t, buf, sizeof(buf)), "flags: 0xe: operation not permitted"),
+	    "tools: a failure's call is the tool's own error");
+	t = &run.tools[0];
+	tap(!strcmp(t->fixed_by, "runc-spec-rootless-proc-nosuid") &&
+	    !strncmp(t->fix, "add \"options\": [", 16) &&
+	    !strcmp(tool_verdict(&run.tools[1]), "works"),
+	    "tools: a failing row names the row that shows its fix, and the change");
+	t = &run.tools[2];
+	tap(!strcmp(tool_verdict(t), "warns") &&
+	    !strcmp(tool_call(t, buf, sizeof(buf)),
+		    "VFS: process 'mount' (pid N) clears nosuid,nodev,noexec in mount of proc; the enforce phase will refuse this with EPERM"),
+	    "tools: a warning's call is the kernel line, its pid as N");
+	run_free(&run);
+}
+
 int main(int argc, char **argv)
 {
 	static struct spec spec;
@@ -318,6 +348,7 @@ int main(int argc, char **argv)
 	test_names(&spec);
 	test_spec_against_model(&spec);
 	test_results(argv[1]);
+	test_tool_results(argv[1]);
 	test_cells();
 	test_judge();
 	test_phase_cells();

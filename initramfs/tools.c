@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The real container tools of the userspace step: what each runs, who
+ * starts it, and what it needs set up first (a tree, a config, a
+ * bundle), as a distribution or a user would set it up.  A row that
+ * warns or fails in some phase names in .fixed_by the row that shows its
+ * fix, run in the same boot: the host checks that it works in every
+ * phase.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "guest.h"
+#include "tools.h"
+
+/* The range that systemd-nspawn maps its container to. */
+#define NSPAWN_SHIFT "524288"
+
+#define NSPAWN_TREE "/srv/nspawn"
+#define LXC_PATH "/srv/lxc"
+#define LXC_ROOTFS LXC_PATH "/psmf/rootfs"
+/* LXC mounts the rootfs here before it pivots into it (LXCROOTFSMOUNT). */
+#define LXC_ROOTFS_MOUNT "/usr/lib/x86_64-linux-gnu/lxc/rootfs"
+#define OCI_DIR "/srv/oci"
+#define OCI_BUNDLE OCI_DIR "/bundle"
+
+static void prepare_nspawn(const struct tool *t);
+static void prepare_lxc(const struct tool *t);
+static void prepare_oci(const struct tool *t);
+
+#define LXC_START { "/usr/bin/lxc-start", "-F", "-P", LXC_PATH, "-n", "psmf", \
+		    "--logpriority=ERROR", NULL }
+#define OCI_RUN(runtime, id) { runtime, "run", "--bundle", OCI_BUNDLE, id, NULL }
+#define RUNC "/usr/sbin/runc"
+#define CRUN "/usr/bin/crun"
+/* util-linux mount(8) as root of a new user namespace, from a shell. */
+#define MOUNT_IN_USERNS(ns, cmd) { "/usr/bin/unshare", "-r", "-m", ns, \
+	"/bin/sh", "-c", cmd " && exec /bin/psmf-probe", NULL }
+/*
+ * crun 1.8 remounts each of linux.readonlyPaths read-only without the
+ * nosuid, nodev and noexec the mount has: warn logs each; under enforce
+ * the container starts and the paths keep the flags (the runs show both).
+ */
+#define CRUN_RO "crun 1.8 remounts readonlyPaths without their nosuid,nodev,noexec: " \
+	"warn logs each remount; under enforce the container starts with the flags kept"
+#define PROC_FIX "add \"options\": [\"nosuid\", \"noexec\", \"nodev\"] to the /proc mount of config.json"
+
+const struct tool tools[] = {
+	{ "util-linux-unshare", GUEST_UID, NULL,
+	  .argv = { "/usr/bin/unshare", "--user", "--map-root-user", "--mount",
+	    "--pid", "--fork", "--mount-proc", "/bin/psmf-probe", NULL } },
+	{ "bubblewrap", GUEST_UID, NULL,
+	  .argv = { "/usr/bin/bwrap", "--ro-bind", "/", "/", "--unshare-all",
+	    "--proc", "/proc", "--dev", "/dev", "/bin/psmf-probe", NULL } },
+	/*
+	 * systemd-nspawn refuses to start unless it is root; with
+	 * --private-users the container is a user namespace of its own, and
+	 * proc and sysfs are mounted from inside it (src/nspawn/nspawn-mount.c,
+	 * mount_all(), called by the inner child after it entered the
+	 * namespace).  No machined, no unit: there is no systemd here.
+	 */
+	{ "systemd-nspawn", 0, prepare_nspawn,
+	  .argv = { "/usr/bin/systemd-nspawn", "--quiet", "--register=no",
+	    "--keep-unit", "--private-users=" NSPAWN_SHIFT ":65536",
+	    "--private-users-ownership=chown", "--console=pipe",
+	    "--resolv-conf=off", "--timezone=off", "--link-journal=no",
+	    "-D", NSPAWN_TREE, "/bin/psmf-probe", NULL } },
+	/*
+	 * An unprivileged container (lxc.idmap through newuidmap and
+	 * newgidmap) with the lxc.mount.auto lines of Debian's
+	 * /usr/share/lxc/config/common.conf and userns.conf, which
+	 * lxc-create's templates include for unprivileged containers ...
+	 */
+	{ "lxc", GUEST_UID, prepare_lxc,
+	  .config = "lxc.mount.auto = cgroup:mixed proc:mixed sys:mixed\n"
+		    "lxc.mount.auto = sys:rw\n",
+	  .fixed_by = "lxc-proc-rw-sys-mixed",
+	  .fix = "lxc.mount.auto = cgroup:mixed proc:rw sys:mixed in the container's "
+		 "config, instead of common.conf's and userns.conf's lines",
+	  .argv = LXC_START },
+	/*
+	 * ... and with proc:rw sys:mixed instead: no read-only remount of a
+	 * /proc/sys bind and no sysfs:rw, the two mounts of LXC's auto-mount
+	 * table (src/lxc/conf.c, lxc_mount_auto_mounts()) that the kernel
+	 * lines of the first run name.  What a container config can try
+	 * against the enforce phase without a new LXC.
+	 */
+	{ "lxc-proc-rw-sys-mixed", GUEST_UID, prepare_lxc,
+	  .config = "lxc.mount.auto = cgroup:mixed proc:rw sys:mixed\n",
+	  .argv = LXC_START },
+	/*
+	 * runc and crun rootless (uid 1000, the one-id mapping that
+	 * "spec --rootless" writes), with the bundle's config.json as the
+	 * runtime generates it: runc 1.1 and crun 1.8 mount a fresh proc
+	 * with no options ...
+	 */
+	{ "runc-spec-rootless", GUEST_UID, prepare_oci, .spec = OCI_GENERATED,
+	  .fixed_by = "runc-spec-rootless-proc-nosuid", .fix = PROC_FIX,
+	  .argv = OCI_RUN(RUNC, "psmf-runc-gen") },
+	{ "crun-spec-rootless", GUEST_UID, prepare_oci, .spec = OCI_GENERATED,
+	  .fixed_by = "runc-spec-rootless-proc-nosuid",
+	  .fix = PROC_FIX ", and run it with runc (" CRUN_RO ")",
+	  .argv = OCI_RUN(CRUN, "psmf-crun-gen") },
+	/* ... with that mount given nosuid, noexec and nodev ... */
+	{ "runc-spec-rootless-proc-nosuid", GUEST_UID, prepare_oci,
+	  .spec = OCI_FIXED, .argv = OCI_RUN(RUNC, "psmf-runc-fix") },
+	{ "crun-spec-rootless-proc-nosuid", GUEST_UID, prepare_oci,
+	  .spec = OCI_FIXED, .fixed_by = "runc-spec-rootless-proc-nosuid",
+	  .fix = "run it with runc (" CRUN_RO ")",
+	  .argv = OCI_RUN(CRUN, "psmf-crun-fix") },
+	/*
+	 * ... and with the proc and sysfs mounts of the specs Docker and
+	 * Podman generate (moby oci/defaults.go, DefaultLinuxSpec(): proc
+	 * "rw,nosuid,noexec,nodev", sysfs "ro,nosuid,noexec,nodev"; Podman
+	 * 4 takes the same from runtime-tools generate.New() and keeps a
+	 * fresh sysfs with --network=none), and the network namespace that
+	 * a fresh sysfs needs, which both create.
+	 */
+	{ "runc-docker-mounts", GUEST_UID, prepare_oci, .spec = OCI_DOCKER,
+	  .argv = OCI_RUN(RUNC, "psmf-runc-docker") },
+	{ "crun-docker-mounts", GUEST_UID, prepare_oci, .spec = OCI_DOCKER,
+	  .fixed_by = "runc-docker-mounts",
+	  .fix = "run it with runc: podman --runtime runc, or runtime = \"runc\" "
+		 "in containers.conf (" CRUN_RO ")",
+	  .argv = OCI_RUN(CRUN, "psmf-crun-docker") },
+	/*
+	 * util-linux mount(8) in "unshare -r -m": a shell recipe's first
+	 * step into a user namespace, without and with the host's flags.
+	 */
+	{ "mount-proc", GUEST_UID, .fixed_by = "mount-proc-nosuid-nodev-noexec",
+	  .fix = "mount -t proc -o nosuid,nodev,noexec proc /proc",
+	  .argv = MOUNT_IN_USERNS("-pf", "mount -t proc proc /proc") },
+	{ "mount-proc-nosuid-nodev-noexec", GUEST_UID,
+	  .argv = MOUNT_IN_USERNS("-pf",
+		"mount -t proc -o nosuid,nodev,noexec proc /proc") },
+	{ "mount-sysfs", GUEST_UID, .fixed_by = "mount-sysfs-nosuid-nodev-noexec",
+	  .fix = "mount -t sysfs -o nosuid,nodev,noexec sysfs /sys",
+	  .argv = MOUNT_IN_USERNS("-n", "mount -t sysfs sysfs /sys") },
+	{ "mount-sysfs-nosuid-nodev-noexec", GUEST_UID,
+	  .argv = MOUNT_IN_USERNS("-n",
+		"mount -t sysfs -o nosuid,nodev,noexec sysfs /sys") },
+};
+
+const int n_tools = ARRAY_SIZE(tools);
+
+/* A minimal OS tree: nspawn wants /usr and an os-release. */
+static void prepare_nspawn(const struct tool *t)
+{
+	static const char *const dirs[] = { "", "/usr", "/usr/lib", "/bin",
+		"/etc", "/proc", "/sys", "/dev", "/run", "/tmp", "/var", NULL };
+
+	(void)t;
+	make_dirs(NSPAWN_TREE, dirs);
+	write_file(NSPAWN_TREE "/usr/lib/os-release",
+		   "ID=psmf\nNAME=\"psmf probe tree\"\n", 0644);
+	copy_file("/bin/psmf-probe", NSPAWN_TREE "/bin/psmf-probe", 0755);
+}
+
+/*
+ * An unprivileged container as lxc-create's templates make one, with the
+ * tool's lxc.mount.auto lines.  Left out: common.conf's seccomp profile
+ * and device rules (they need seccomp and BPF in the kernel, and concern
+ * neither proc nor sysfs) and networking (no bridge here: an empty
+ * network namespace).
+ */
+static void prepare_lxc(const struct tool *t)
+{
+	static const char *const dirs[] = { "", "/psmf", "/psmf/rootfs",
+		"/psmf/rootfs/bin", "/psmf/rootfs/dev", "/psmf/rootfs/proc",
+		"/psmf/rootfs/sys", "/psmf/rootfs/tmp", "/psmf/rootfs/run",
+		"/psmf/rootfs/etc", NULL };
+	static const char *const mnt[] = { "/usr/lib/x86_64-linux-gnu/lxc",
+		LXC_ROOTFS_MOUNT, NULL };
+	char config[2048];
+
+	make_dirs(LXC_PATH, dirs);
+	make_dirs("", mnt);
+	copy_file("/bin/psmf-probe", LXC_ROOTFS "/bin/psmf-probe", 0755);
+	snprintf(config, sizeof(config),
+		 "lxc.uts.name = psmf\n"
+		 "lxc.rootfs.path = dir:" LXC_ROOTFS "\n"
+		 "lxc.idmap = u 0 %d %d\n"
+		 "lxc.idmap = g 0 %d %d\n"
+		 "%s"
+		 "lxc.net.0.type = empty\n"
+		 "lxc.console.path = none\n"
+		 "lxc.tty.max = 0\n"
+		 "lxc.pty.max = 0\n"
+		 "lxc.init.cmd = /bin/psmf-probe\n",
+		 SUBID_FIRST, SUBID_COUNT, SUBID_FIRST, SUBID_COUNT,
+		 t->config);
+	write_file(LXC_PATH "/psmf/config", config, 0644);
+	chown_tree(LXC_PATH, GUEST_UID);
+	chown_tree(LXC_ROOTFS, SUBID_FIRST);
+}
+
+
+/* Replace the one occurrence of @from in *@text by @to; die otherwise. */
+static void replace_once(char **text, const char *from, const char *to)
+{
+	char *at = strstr(*text, from), *out;
+
+	if (!at || strstr(at + 1, from)) {
+		fprintf(stderr, "config.json: want exactly one '%s'\n", from);
+		die("edit the OCI runtime's generated config.json");
+	}
+	if (asprintf(&out, "%.*s%s%s", (int)(at - *text), *text, to,
+		     at + strlen(from)) < 0)
+		die("asprintf");
+	free(*text);
+	*text = out;
+}
+
+/* The JSON object that contains @key, as a string of its own. */
+static char *object_with(const char *text, const char *key)
+{
+	const char *at = strstr(text, key), *start, *end;
+
+	if (!at || strstr(at + 1, key)) {
+		fprintf(stderr, "config.json: want exactly one '%s'\n", key);
+		die("edit the OCI runtime's generated config.json");
+	}
+	for (start = at; start > text && *start != '{'; start--)
+		;
+	end = strchr(at, '}');
+	if (*start != '{' || !end)
+		die("config.json: a mount object without its braces");
+	return strndup(start, end - start + 1);
+}
+
+/* Replace the mount object whose destination is @dest by @to. */
+static void replace_mount(char **text, const char *dest, const char *to)
+{
+	char key[64], *old;
+
+	snprintf(key, sizeof(key), "\"destination\": \"%s\",", dest);
+	old = object_with(*text, key);
+	replace_once(text, old, to);
+	free(old);
+}
+
+#define MOUNT_JSON(dest, type, options) \
+	"{ \"destination\": \"" dest "\", \"type\": \"" type "\", " \
+	"\"source\": \"" type "\", \"options\": [ " options " ] }"
+
+/*
+ * The runtime's own "spec --rootless", run as the user in the bundle,
+ * then edited: no terminal (the output goes to a pipe), the probe as the
+ * command, and the mounts of @t->spec.
+ */
+static void write_spec(const struct tool *t)
+{
+	pid_t pid = fork();
+	char *json;
+	int status, fd;
+
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		/* Its output is the file; its errors go to the console. */
+		fd = open("/dev/null", O_RDWR);
+		dup2(fd, 0);
+		dup2(fd, 1);
+		/* crun picks the spec's cgroup defaults from the cgroup fs. */
+		if (unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL))
+			_exit(125);
+		if (setgroups(0, NULL) || setgid(GUEST_UID) ||
+		    setuid(GUEST_UID) || chdir(OCI_BUNDLE))
+			_exit(126);
+		execl(t->argv[0], t->argv[0], "spec", "--rootless", (char *)NULL);
+		_exit(127);
+	}
+	status = wait_child(pid);
+	if (status) {
+		fprintf(stderr, "%s spec --rootless: exit status %d\n",
+			t->argv[0], status);
+		errno = 0;
+		die("generate the bundle's config.json");
+	}
+	json = read_file(OCI_BUNDLE "/config.json");
+	replace_once(&json, "\"terminal\": true", "\"terminal\": false");
+	replace_once(&json, "\"sh\"", "\"/bin/psmf-probe\"");
+	if (t->spec == OCI_FIXED)
+		replace_mount(&json, "/proc", MOUNT_JSON("/proc", "proc",
+			      "\"nosuid\", \"noexec\", \"nodev\""));
+	if (t->spec == OCI_DOCKER) {
+		replace_mount(&json, "/proc", MOUNT_JSON("/proc", "proc",
+			      "\"rw\", \"nosuid\", \"noexec\", \"nodev\""));
+		replace_mount(&json, "/sys", MOUNT_JSON("/sys", "sysfs",
+			      "\"ro\", \"nosuid\", \"noexec\", \"nodev\""));
+		if (!strstr(json, "\"type\": \"network\""))
+			replace_once(&json, "\"namespaces\": [",
+				     "\"namespaces\": [ { \"type\": \"network\" },");
+	}
+	write_file(OCI_BUNDLE "/config.json", json, 0644);
+	free(json);
+}
+
+/* A bundle with the probe as its whole root file system. */
+static void prepare_oci(const struct tool *t)
+{
+	static const char *const dirs[] = { "", "/bundle", "/bundle/rootfs",
+		"/bundle/rootfs/bin", "/bundle/rootfs/proc",
+		"/bundle/rootfs/sys", "/bundle/rootfs/dev", NULL };
+
+	make_dirs(OCI_DIR, dirs);
+	copy_file("/bin/psmf-probe", OCI_BUNDLE "/rootfs/bin/psmf-probe", 0755);
+	unlink(OCI_BUNDLE "/config.json");
+	chown_tree(OCI_DIR, GUEST_UID);
+	write_spec(t);
+}

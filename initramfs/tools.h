@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The real container tools of the userspace step, and how each is set up. */
+#ifndef TOOLS_H
+#define TOOLS_H
+
+#include <sys/types.h>
+
+/* The subordinate ids of the unprivileged user, as useradd gives them. */
+#define SUBID_FIRST 100000
+#define SUBID_COUNT 65536
+
+/* An OCI runtime's bundle: its config.json, from "RUNTIME spec --rootless". */
+enum oci_spec {
+	OCI_NONE,
+	OCI_GENERATED,	/* as the runtime generates it */
+	OCI_DOCKER,	/* with the proc and sysfs mounts Docker and Podman use */
+	OCI_FIXED,	/* with nosuid, noexec and nodev on its proc mount */
+};
+
+struct tool {
+	const char *name;
+	uid_t uid;		/* who starts it */
+	/* run as root first: its tree, its config */
+	void (*prepare)(const struct tool *t);
+	const char *config;	/* LXC: the container's mount lines */
+	enum oci_spec spec;	/* OCI runtimes: the bundle's config.json */
+	/*
+	 * A row that warns or fails in some phase: the row that shows its
+	 * fix working, and the change a user makes, as they make it.
+	 */
+	const char *fixed_by, *fix;
+	const char *const argv[24];
+};
+
+extern const struct tool tools[];
+extern const int n_tools;
+
+#endif
