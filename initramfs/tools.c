@@ -36,6 +36,7 @@
 static void prepare_nspawn(const struct tool *t);
 static void prepare_lxc(const struct tool *t);
 static void prepare_oci(const struct tool *t);
+static void prepare_podman(const struct tool *t);
 
 #define LXC_START { "/usr/bin/lxc-start", "-F", "-P", LXC_PATH, "-n", "psmf", \
 		    "--logpriority=ERROR", NULL }
@@ -43,6 +44,7 @@ static void prepare_oci(const struct tool *t);
 #define RUNC "/usr/sbin/runc"
 #define CRUN "/usr/bin/crun"
 /* util-linux mount(8) as root of a new user namespace, from a shell. */
+#define MOUNT "/usr/bin/mount"
 #define MOUNT_IN_USERNS(ns, cmd) { "/usr/bin/unshare", "-r", "-m", ns, \
 	"/bin/sh", "-c", cmd " && exec /bin/psmf-probe", NULL }
 /*
@@ -52,6 +54,11 @@ static void prepare_oci(const struct tool *t);
  */
 #define CRUN_RO "crun 1.8 remounts readonlyPaths without their nosuid,nodev,noexec: " \
 	"warn logs each remount; under enforce the container starts with the flags kept"
+#define PODMAN "/usr/bin/podman"
+#define PODMAN_RUN(runtime) { "/bin/sh", "-c", \
+	PODMAN " import /srv/podman/image.tar psmf >/dev/null && exec " \
+	PODMAN " --runtime " runtime " run --rm --network=none " \
+	"psmf /bin/psmf-probe", NULL }
 #define PROC_FIX "add \"options\": [\"nosuid\", \"noexec\", \"nodev\"] to the /proc mount of config.json"
 
 const struct tool tools[] = {
@@ -133,19 +140,33 @@ const struct tool tools[] = {
 		 "in containers.conf (" CRUN_RO ")",
 	  .argv = OCI_RUN(CRUN, "psmf-crun-docker") },
 	/*
+	 * Podman 4.3 rootless: the probe image imported from a tar, run with
+	 * vfs storage and no network, with Debian's default runtime (crun)
+	 * and with runc.
+	 */
+	{ "podman", GUEST_UID, prepare_podman, .timeout_s = 90, .version = PODMAN,
+	  .fixed_by = "podman-runtime-runc",
+	  .fix = "runtime = \"runc\" in containers.conf, or podman --runtime runc (" CRUN_RO ")",
+	  .argv = PODMAN_RUN("crun") },
+	{ "podman-runtime-runc", GUEST_UID, prepare_podman, .timeout_s = 90,
+	  .version = PODMAN,
+	  .argv = PODMAN_RUN("runc") },
+	/*
 	 * util-linux mount(8) in "unshare -r -m": a shell recipe's first
 	 * step into a user namespace, without and with the host's flags.
 	 */
-	{ "mount-proc", GUEST_UID, .fixed_by = "mount-proc-nosuid-nodev-noexec",
+	{ "mount-proc", GUEST_UID, .version = MOUNT,
+	  .fixed_by = "mount-proc-nosuid-nodev-noexec",
 	  .fix = "mount -t proc -o nosuid,nodev,noexec proc /proc",
 	  .argv = MOUNT_IN_USERNS("-pf", "mount -t proc proc /proc") },
-	{ "mount-proc-nosuid-nodev-noexec", GUEST_UID,
+	{ "mount-proc-nosuid-nodev-noexec", GUEST_UID, .version = MOUNT,
 	  .argv = MOUNT_IN_USERNS("-pf",
 		"mount -t proc -o nosuid,nodev,noexec proc /proc") },
-	{ "mount-sysfs", GUEST_UID, .fixed_by = "mount-sysfs-nosuid-nodev-noexec",
+	{ "mount-sysfs", GUEST_UID, .version = MOUNT,
+	  .fixed_by = "mount-sysfs-nosuid-nodev-noexec",
 	  .fix = "mount -t sysfs -o nosuid,nodev,noexec sysfs /sys",
 	  .argv = MOUNT_IN_USERNS("-n", "mount -t sysfs sysfs /sys") },
-	{ "mount-sysfs-nosuid-nodev-noexec", GUEST_UID,
+	{ "mount-sysfs-nosuid-nodev-noexec", GUEST_UID, .version = MOUNT,
 	  .argv = MOUNT_IN_USERNS("-n",
 		"mount -t sysfs -o nosuid,nodev,noexec sysfs /sys") },
 };
@@ -319,4 +340,33 @@ static void prepare_oci(const struct tool *t)
 	unlink(OCI_BUNDLE "/config.json");
 	chown_tree(OCI_DIR, GUEST_UID);
 	write_spec(t);
+}
+
+/*
+ * Rootless podman's files, as a user would have them after a first run:
+ * vfs storage (no fuse-overlayfs here), the cgroupfs manager and events
+ * in a file (no systemd or journald).  Each run starts from empty
+ * storage: the image is imported again.
+ */
+static void prepare_podman(const struct tool *t)
+{
+	static const char *const dirs[] = { "/.config", "/.config/containers",
+		"/.local", "/.local/share", NULL };
+	static const char *const tmp[] = { "/tmp", "/var", "/var/tmp",
+		"/etc/containers", NULL };
+
+	(void)t;
+	make_dirs("", tmp);
+	chmod("/tmp", 01777);
+	chmod("/var/tmp", 01777);
+	make_dirs("/home/user", dirs);
+	write_file("/home/user/.config/containers/storage.conf",
+		   "[storage]\ndriver = \"vfs\"\n", 0644);
+	write_file("/home/user/.config/containers/containers.conf",
+		   "[engine]\ncgroup_manager = \"cgroupfs\"\n"
+		   "events_logger = \"file\"\n", 0644);
+	write_file("/etc/containers/policy.json",
+		   "{ \"default\": [ { \"type\": \"insecureAcceptAnything\" } ] }\n",
+		   0644);
+	chown_tree("/home/user", GUEST_UID);
 }

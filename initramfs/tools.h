@@ -29,6 +29,8 @@ struct tool {
 	 * fix working, and the change a user makes, as they make it.
 	 */
 	const char *fixed_by, *fix;
+	int timeout_s;		/* 0: the default, 20 s */
+	const char *version;	/* whose --version: NULL, argv[0] */
 	const char *const argv[24];
 };
 

@@ -60,9 +60,9 @@ static void setup_user(void)
 }
 
 /*
- * In a tool's own mount namespace: its environment, and the user's
- * cgroup2 subtree, delegated as systemd delegates a user's slice (LXC
- * puts its container in a child cgroup), with the tool in it.
+ * In a tool's own mount namespace: its environment, /dev/shm and the
+ * user's cgroup2 subtree, delegated as systemd delegates a user's slice
+ * (LXC puts its container in a child cgroup), with the tool in it.
  */
 static void enter_user_session(void)
 {
@@ -78,6 +78,11 @@ static void enter_user_session(void)
 	if (mount("cgroup2", "/sys/fs/cgroup", "cgroup2",
 		  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
 		die("mount cgroup2");
+	/* podman keeps its locks in POSIX shared memory */
+	if ((mkdir("/dev/shm", 01777) && errno != EEXIST) ||
+	    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV,
+		  "mode=1777"))
+		die("mount /dev/shm");
 	if (mkdir("/sys/fs/cgroup/psmf", 0755) && errno != EEXIST)
 		die("mkdir /sys/fs/cgroup/psmf");
 	for (i = 0; delegated[i]; i++) {
@@ -108,6 +113,9 @@ static pid_t spawn(const struct tool *t, const char *const *argv, int out)
 	if (mount("/", "/newroot", NULL, MS_BIND | MS_REC, NULL) ||
 	    chdir("/newroot") || mount(".", "/", NULL, MS_MOVE, NULL) ||
 	    chroot(".") || chdir("/"))
+		_exit(125);
+	/* systemd makes every mount shared; rootless podman expects it. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_SHARED, NULL))
 		_exit(125);
 	enter_user_session();
 	if (t->uid) {
@@ -171,7 +179,8 @@ static int run(const struct tool *t, const char *const *argv)
 		clearerr(p);
 		if (w == pid)
 			break;
-		if (now_ms() - start > TOOL_TIMEOUT_MS) {
+		if (now_ms() - start > (t->timeout_s ? t->timeout_s * 1000L :
+					TOOL_TIMEOUT_MS)) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			status = -1;
@@ -195,11 +204,12 @@ void run_userspace(void)
 	setup_user();
 	for (i = 0; i < n_tools; i++) {
 		const struct tool *t = &tools[i];
-		const char *vargv[] = { t->argv[0], vflag, NULL };
+		const char *vargv[] = { t->version ? t->version : t->argv[0],
+					vflag, NULL };
 		long start;
 		int kmsg, status;
 
-		if (access(t->argv[0], X_OK)) {
+		if (access(vargv[0], X_OK)) {
 			report("tool %s version=missing uid=%d exit=127 ms=0\n",
 			       t->name, (int)t->uid);
 			continue;
@@ -207,6 +217,9 @@ void run_userspace(void)
 		run(t, vargv);
 		snprintf(version, sizeof(version), "%.127s",
 			 n_output ? output[0] : "unknown");
+		/* mount(8) appends libmount's features: "(libmount 2.38.1: ...)" */
+		if (strstr(version, " (") && strchr(strstr(version, " ("), ':'))
+			*strstr(version, " (") = 0;
 		for (char *c = version; *c; c++)
 			if (*c == ' ')
 				*c = '_';

@@ -2,7 +2,7 @@
 # Pack the real container tools for the userspace suite: each binary with
 # the shared libraries ldd lists for it, and /bin/psmf-probe, into an
 # initramfs that is appended to the test guest's.  Files keep their modes
-# (newuidmap and newgidmap are setuid root).
+# (newuidmap and newgidmap are setuid root), and the image podman imports.
 #
 # usage: userspace.sh TREE PROBE OUTPUT BINARY:PACKAGE...
 set -eu
@@ -25,8 +25,12 @@ for spec; do
 		add "$lib"
 	done
 done
-mkdir -p "$stage/root/bin"
+mkdir -p "$stage/root/bin" "$stage/root/srv/podman" "$stage/image/bin"
 install -m 0755 "$probe" "$stage/root/bin/psmf-probe"
+# The image that podman imports: the probe alone, as a reproducible tar.
+install -m 0755 "$probe" "$stage/image/bin/psmf-probe"
+tar -C "$stage/image" --sort=name --mtime=@0 --owner=0 --group=0 \
+	--numeric-owner -cf "$stage/root/srv/podman/image.tar" bin
 find "$stage/root" -exec touch -h -d @0 {} +
 
 # A gen_init_cpio list, sorted so that the archive does not depend on
