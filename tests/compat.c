@@ -38,6 +38,49 @@ static void check_fixes(const struct matrix *m)
 	}
 }
 
+/*
+ * A kernel built as one phase and booted as another must give each tool
+ * the verdict the kernel built as that phase gives it.
+ */
+static void check_overrides(const struct opts *o, const struct matrix *m)
+{
+	const struct tool_run *want, *got;
+	struct run ov;
+	int b, t, i, same;
+
+	for (b = 0; b < MAX_MODES; b++)
+		for (t = 0; t < MAX_MODES; t++) {
+			const char *path = o->in.tools_told[b][t];
+
+			if (b == t || !path)
+				continue;
+			if (run_load(path, &ov) || !ov.n_tools) {
+				tap(false, "userspace %s kernel booted as %s: no results in %s",
+				    all_modes[b], all_modes[t], path);
+				continue;
+			}
+			for (i = 0, same = 0; i < m->tools[t]->n_tools; i++) {
+				want = &m->tools[t]->tools[i];
+				got = NULL;
+				for (int k = 0; k < ov.n_tools; k++)
+					if (!strcmp(ov.tools[k].name, want->name))
+						got = &ov.tools[k];
+				if (got && !strcmp(tool_verdict(got), tool_verdict(want)))
+					same++;
+				else
+					printf("# %s as %s, %s: %s, the %s kernel: %s\n",
+					       all_modes[b], all_modes[t], want->name,
+					       got ? tool_verdict(got) : "not run",
+					       all_modes[t], tool_verdict(want));
+			}
+			tap(same == m->tools[t]->n_tools && same == ov.n_tools,
+			    "userspace %s kernel booted as %s: the %s kernel's verdict for %d of %d tools",
+			    all_modes[b], all_modes[t], all_modes[t], same,
+			    m->tools[t]->n_tools);
+			run_free(&ov);
+		}
+}
+
 int cmd_compat(const struct opts *o)
 {
 	struct run tools[MAX_MODES], runs[MAX_MODES] = { 0 };
@@ -52,6 +95,7 @@ int cmd_compat(const struct opts *o)
 		return tap_end();
 	}
 	check_fixes(&m);
+	check_overrides(o, &m);
 	if (o->spec) {
 		load_spec(o->spec, &spec);
 		if (!load_runs(o, runs, &m))

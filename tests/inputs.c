@@ -75,30 +75,47 @@ int load_tool_runs(const struct opts *o, struct run *runs, struct matrix *m)
 	return n;
 }
 
+/* "BUILT-as-TOLD" into the two phases; -1 if it is not that. */
+static int parse_override(const char *name, int *b, int *t)
+{
+	char built[32], told[32];
+	int end = 0;
+
+	if (sscanf(name, "%31[a-z]-as-%31[a-z]%n", built, told, &end) != 2 ||
+	    name[end])
+		return -1;
+	*b = mode_index(built);
+	*t = mode_index(told);
+	return *b >= 0 && *t >= 0 && *b != *t ? 0 : -1;
+}
+
 /* NAME=PATH into @in; -1 if NAME names no run. */
 int parse_input(const char *arg, struct inputs *in)
 {
 	const char *eq = strchr(arg, '=');
-	char name[64], built[32], told[32];
-	int b, t, end = 0;
+	const char *name = arg, *path = eq ? eq + 1 : NULL;
+	char buf[64];
+	int b, t;
 
-	if (!eq || eq == arg || !eq[1] || eq - arg >= (int)sizeof(name))
+	if (!eq || eq == arg || !*path || eq - arg >= (int)sizeof(buf))
 		return -1;
-	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
-	if (!strncmp(name, "userspace-", 10) &&
-	    (b = mode_index(name + 10)) >= 0) {
-		in->tools[b] = eq + 1;
+	snprintf(buf, sizeof(buf), "%.*s", (int)(eq - arg), arg);
+	name = buf;
+	if (!strncmp(name, "userspace-", 10)) {
+		name += 10;
+		if ((b = mode_index(name)) >= 0)
+			in->tools[b] = path;
+		else if (!parse_override(name, &b, &t))
+			in->tools_told[b][t] = path;
+		else
+			return -1;
 		return 0;
 	}
-	if ((b = mode_index(name)) >= 0) {
-		in->matrix[b] = eq + 1;
-		return 0;
-	}
-	if (sscanf(name, "%31[a-z]-as-%31[a-z]%n", built, told, &end) == 2 &&
-	    !name[end] && (b = mode_index(built)) >= 0 && (t = mode_index(told)) >= 0 &&
-	    b != t) {
-		in->told[b][t] = eq + 1;
-		return 0;
-	}
-	return -1;
+	if ((b = mode_index(name)) >= 0)
+		in->matrix[b] = path;
+	else if (!parse_override(name, &b, &t))
+		in->told[b][t] = path;
+	else
+		return -1;
+	return 0;
 }

@@ -21,6 +21,8 @@ struct inputs {
 	const char *matrix[MAX_MODES];			/* "warn=PATH" */
 	const char *told[MAX_MODES][MAX_MODES];		/* "warn-as-enforce=PATH" */
 	const char *tools[MAX_MODES];			/* "userspace-warn=PATH" */
+	/* "userspace-warn-as-enforce=PATH" */
+	const char *tools_told[MAX_MODES][MAX_MODES];
 };
 
 struct opts {
