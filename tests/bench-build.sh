@@ -40,9 +40,19 @@ cpu() {
 quiet() { "$@" > "$work/last.log" 2>&1 || { tail -30 "$work/last.log"; exit 1; }; }
 # What tests/run-matrix builds.
 main_targets="kernels initramfs initramfs-userspace runner"
-# $objs: .o files written under build directory $1 since stamp file $2
-# (a mode seeded from another keeps the copied objects' times).
-objects() { objs=$(find "$1" -name '*.o' -newer "$2" | wc -l); }
+# $objs: objects compiled by the kernel builds in build directory $1: in
+# each mode's kbuild directory, the .o files written after its
+# configuration (.psmf-config-key is written just before make).  A mode
+# seeded from another starts as a copy whose objects keep their times, so
+# counting by a stamp taken before the whole build would count each copy
+# again.
+objects() {
+	objs=0
+	for k in "$1"/kbuild-*; do
+		[ -f "$k/.psmf-config-key" ] || continue
+		objs=$((objs + $(find "$k" -name '*.o' -newer "$k/.psmf-config-key" | wc -l)))
+	done
+}
 
 # Build from copies, taken now: B's copy gets a patch changed, A and C
 # build the snapshot.
@@ -53,14 +63,12 @@ src=$work/snapshot
 
 # build DIR SRC MODES: setup and compile; sets $t_build, $c_build, $objs.
 build() {
-	touch "$work/stamp"
-	sleep 1
 	cpu; c=$cpu_now; t=$(now)
 	quiet meson setup "$1" "$2" -Dmodes="$3" -Ddebug_kernels=false
 	quiet meson compile -C "$1" $main_targets
 	t_build=$(since "$t")
 	cpu; c_build=$(echo "$cpu_now - $c" | bc)
-	objects "$1" "$work/stamp"
+	objects "$1"
 }
 
 echo "A: clean build, legacy only"
