@@ -225,6 +225,8 @@ void run_userspace(void)
 				*c = '_';
 		if (t->prepare)
 			t->prepare(t);
+		/* A fresh window of the warning's rate limit for each tool. */
+		wait_fresh_ratelimit();
 		kmsg = kmsg_open_at_end();
 		start = now_ms();
 		status = run(t, t->argv);
@@ -235,7 +237,7 @@ void run_userspace(void)
 		if (t->fixed_by)
 			report("toolfix %s %s %s\n", t->name, t->fixed_by,
 			       t->fix);
-		kmsg_forward(kmsg, t->name, NULL);
+		kmsg_forward(kmsg, t->name, count_warnings);
 		close(kmsg);
 	}
 }

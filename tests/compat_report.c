@@ -71,6 +71,17 @@ const char *without_pid(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/* @s without a leading log timestamp, 'time="..." ' (runc's errors). */
+static const char *untimed(const char *s)
+{
+	const char *end;
+
+	if (strncmp(s, "time=\"", 6) || !(end = strchr(s + 6, '"')) ||
+	    end[1] != ' ')
+		return s;
+	return end + 2;
+}
+
 /*
  * The call that warned or failed: the kernel's warning, which names the
  * operation, the filesystem and the flags; else the tool's own error
@@ -87,8 +98,8 @@ const char *tool_call(const struct tool_run *t, char *buf, size_t len)
 	for (i = 0; i < t->n_out; i++)
 		if (strcasestr(t->out[i], "not permitted") ||
 		    strcasestr(t->out[i], "permission denied"))
-			return t->out[i];
-	return t->n_out ? t->out[t->n_out - 1] : "(no output)";
+			return untimed(t->out[i]);
+	return t->n_out ? untimed(t->out[t->n_out - 1]) : "(no output)";
 }
 
 void compat_table_markdown(const struct matrix *m, FILE *f)
@@ -156,7 +167,23 @@ static void compat_breaks(const struct matrix *m, FILE *f)
 	}
 }
 
-/* The kernel lines and output of each tool, by tool. */
+/* Whether kernel line @k of @t is a warning not printed before it. */
+static bool first_warning(const struct tool_run *t, int k)
+{
+	int i;
+
+	if (!is_warning(t->lines[k]))
+		return false;
+	for (i = 0; i < k; i++)
+		if (!strcmp(t->lines[i], t->lines[k]))
+			return false;
+	return true;
+}
+
+/*
+ * The kernel lines and output of each tool, by tool: each warning once
+ * (how many the rate limit lets through varies), no timestamps.
+ */
 static void compat_evidence(const struct matrix *m, FILE *f)
 {
 	const struct tool_run *t;
@@ -174,12 +201,12 @@ static void compat_evidence(const struct matrix *m, FILE *f)
 				continue;
 			fprintf(f, "- %s: exit %d", all_modes[j], t->exit);
 			for (k = 0; k < t->n_lines; k++)
-				if (is_warning(t->lines[k]))
+				if (first_warning(t, k))
 					fprintf(f, "; kernel: `%s`",
 						without_pid(t->lines[k], line,
 							    sizeof(line)));
 			for (k = 0; k < t->n_out; k++)
-				fprintf(f, "; `%s`", t->out[k]);
+				fprintf(f, "; `%s`", untimed(t->out[k]));
 			fprintf(f, "\n");
 		}
 	}
