@@ -71,16 +71,16 @@ static const char *unknown_step(const char *list)
 
 int main(void)
 {
-	const char *list = getenv("PSMF_RUN");
+	const char *list = getenv("PSMF_RUN"), *bad;
 	size_t i;
 
 	guest_setup();
 	kmsg_settle(300, 5000);
 	if (!list)
 		list = "matrix,selftest";
-	if (unknown_step(list)) {
-		report("end error unknown step '%s' in PSMF_RUN=%s\n",
-		       unknown_step(list), list);
+	bad = unknown_step(list);
+	if (bad) {
+		report("end error unknown step '%s' in PSMF_RUN=%s\n", bad, list);
 		sync();
 		reboot(RB_AUTOBOOT);
 	}

@@ -39,14 +39,39 @@ static void check_fixes(const struct matrix *m)
 }
 
 /*
+ * The tools of @ov, a kernel built as @b and booted as @t, against those
+ * of @want, the kernel built as @t: the same verdict for each.
+ */
+static void compare_tools(int b, int t, const struct run *want,
+			  const struct run *ov)
+{
+	const struct tool_run *w, *got;
+	int i, same = 0;
+
+	for (i = 0; i < want->n_tools; i++) {
+		w = &want->tools[i];
+		got = run_find_tool(ov, w->name);
+		if (got && !strcmp(tool_verdict(got), tool_verdict(w)))
+			same++;
+		else
+			printf("# %s as %s, %s: %s, the %s kernel: %s\n",
+			       all_modes[b], all_modes[t], w->name,
+			       got ? tool_verdict(got) : "not run",
+			       all_modes[t], tool_verdict(w));
+	}
+	tap(same == want->n_tools && same == ov->n_tools,
+	    "userspace %s kernel booted as %s: the %s kernel's verdict for %d of %d tools",
+	    all_modes[b], all_modes[t], all_modes[t], same, want->n_tools);
+}
+
+/*
  * A kernel built as one phase and booted as another must give each tool
  * the verdict the kernel built as that phase gives it.
  */
 static void check_overrides(const struct opts *o, const struct matrix *m)
 {
-	const struct tool_run *want, *got;
 	struct run ov;
-	int b, t, i, same;
+	int b, t;
 
 	for (b = 0; b < MAX_MODES; b++)
 		for (t = 0; t < MAX_MODES; t++) {
@@ -54,29 +79,11 @@ static void check_overrides(const struct opts *o, const struct matrix *m)
 
 			if (b == t || !path)
 				continue;
-			if (run_load(path, &ov) || !ov.n_tools) {
+			if (run_load(path, &ov) || !ov.n_tools)
 				tap(false, "userspace %s kernel booted as %s: no results in %s",
 				    all_modes[b], all_modes[t], path);
-				continue;
-			}
-			for (i = 0, same = 0; i < m->tools[t]->n_tools; i++) {
-				want = &m->tools[t]->tools[i];
-				got = NULL;
-				for (int k = 0; k < ov.n_tools; k++)
-					if (!strcmp(ov.tools[k].name, want->name))
-						got = &ov.tools[k];
-				if (got && !strcmp(tool_verdict(got), tool_verdict(want)))
-					same++;
-				else
-					printf("# %s as %s, %s: %s, the %s kernel: %s\n",
-					       all_modes[b], all_modes[t], want->name,
-					       got ? tool_verdict(got) : "not run",
-					       all_modes[t], tool_verdict(want));
-			}
-			tap(same == m->tools[t]->n_tools && same == ov.n_tools,
-			    "userspace %s kernel booted as %s: the %s kernel's verdict for %d of %d tools",
-			    all_modes[b], all_modes[t], all_modes[t], same,
-			    m->tools[t]->n_tools);
+			else
+				compare_tools(b, t, m->tools[t], &ov);
 			run_free(&ov);
 		}
 }

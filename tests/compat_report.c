@@ -25,13 +25,7 @@ const char *tool_verdict(const struct tool_run *t)
 /* Tool @i of the first run, as run by variant @mode; NULL if it was not. */
 const struct tool_run *compat_tool_in(const struct matrix *m, int i, int mode)
 {
-	const struct run *r = m->tools[mode];
-	int k;
-
-	for (k = 0; k < r->n_tools; k++)
-		if (!strcmp(r->tools[k].name, m->tools[0]->tools[i].name))
-			return &r->tools[k];
-	return NULL;
+	return run_find_tool(m->tools[mode], m->tools[0]->tools[i].name);
 }
 
 /* Whether the tool row @i works in every phase. */
@@ -107,13 +101,7 @@ void compat_table_markdown(const struct matrix *m, FILE *f)
 	const struct tool_run *t;
 	int i, j;
 
-	fprintf(f, "| tool | version | started by uid |");
-	for (j = 0; j < MAX_MODES; j++)
-		fprintf(f, " %s |", all_modes[j]);
-	fprintf(f, " fix |\n|---|---|---|");
-	for (j = 0; j < MAX_MODES; j++)
-		fprintf(f, "---|");
-	fprintf(f, "---|\n");
+	md_phase_header(f, "| tool | version | started by uid |", " fix |");
 	for (i = 0; i < m->tools[0]->n_tools; i++) {
 		t = &m->tools[0]->tools[i];
 		fprintf(f, "| [%s](#%s) | %s | %d |", t->name, t->name,

@@ -89,33 +89,34 @@ static int parse_override(const char *name, int *b, int *t)
 	return *b >= 0 && *t >= 0 && *b != *t ? 0 : -1;
 }
 
+/*
+ * PHASE (into @one) or BUILT-as-TOLD (into @told) = @path; -1 if @name
+ * is neither.
+ */
+static int put_run(const char *name, const char *path, const char **one,
+		   const char *(*told)[MAX_MODES])
+{
+	int b, t;
+
+	if ((b = mode_index(name)) >= 0)
+		one[b] = path;
+	else if (!parse_override(name, &b, &t))
+		told[b][t] = path;
+	else
+		return -1;
+	return 0;
+}
+
 /* NAME=PATH into @in; -1 if NAME names no run. */
 int parse_input(const char *arg, struct inputs *in)
 {
 	const char *eq = strchr(arg, '=');
-	const char *name = arg, *path = eq ? eq + 1 : NULL;
-	char buf[64];
-	int b, t;
+	char name[64];
 
-	if (!eq || eq == arg || !*path || eq - arg >= (int)sizeof(buf))
+	if (!eq || eq == arg || !eq[1] || eq - arg >= (int)sizeof(name))
 		return -1;
-	snprintf(buf, sizeof(buf), "%.*s", (int)(eq - arg), arg);
-	name = buf;
-	if (!strncmp(name, "userspace-", 10)) {
-		name += 10;
-		if ((b = mode_index(name)) >= 0)
-			in->tools[b] = path;
-		else if (!parse_override(name, &b, &t))
-			in->tools_told[b][t] = path;
-		else
-			return -1;
-		return 0;
-	}
-	if ((b = mode_index(name)) >= 0)
-		in->matrix[b] = path;
-	else if (!parse_override(name, &b, &t))
-		in->told[b][t] = path;
-	else
-		return -1;
-	return 0;
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
+	if (!strncmp(name, "userspace-", 10))
+		return put_run(name + 10, eq + 1, in->tools, in->tools_told);
+	return put_run(name, eq + 1, in->matrix, in->told);
 }

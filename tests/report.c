@@ -168,6 +168,28 @@ static int override_mismatches(const struct matrix *m, FILE *f)
 	return n;
 }
 
+/*
+ * A markdown table header: the columns of @lead ("| a | b |"), one per
+ * phase, then those of @trail (" c |" or ""), and its separator row.
+ */
+void md_phase_header(FILE *f, const char *lead, const char *trail)
+{
+	int j, cols = MAX_MODES - 1;
+	const char *p;
+
+	fprintf(f, "%s", lead);
+	for (j = 0; j < MAX_MODES; j++)
+		fprintf(f, " %s |", all_modes[j]);
+	fprintf(f, "%s\n|", trail);
+	for (p = lead; *p; p++)
+		cols += *p == '|';
+	for (p = trail; *p; p++)
+		cols += *p == '|';
+	while (cols--)
+		fprintf(f, "---|");
+	fprintf(f, "\n");
+}
+
 int report_markdown(const struct matrix *m, FILE *f)
 {
 	struct shown s;
@@ -192,13 +214,7 @@ int report_markdown(const struct matrix *m, FILE *f)
 	each_override(m, f, override_md);
 	fprintf(f, "\nEach cell: what happened, then the spec's expectation when it differs. "
 		"✅ matches the spec, ❌ does not.\n\n");
-	fprintf(f, "| scenario | what |");
-	for (j = 0; j < MAX_MODES; j++)
-		fprintf(f, " %s |", all_modes[j]);
-	fprintf(f, "\n|---|---|");
-	for (j = 0; j < MAX_MODES; j++)
-		fprintf(f, "---|");
-	fprintf(f, "\n");
+	md_phase_header(f, "| scenario | what |", "");
 	for (i = 0; i < m->spec->n; i++) {
 		fprintf(f, "| `%s` | %s |", m->spec->row[i].name,
 			m->spec->row[i].what);

@@ -26,6 +26,7 @@ void compat_table_markdown(const struct matrix *m, FILE *f);
 /* matrix.{md,html,json} if m->spec, compat.md if m->tools. */
 int report_write(const struct matrix *m, const char *dir);
 int report_compat(const struct matrix *m, FILE *f);
+void md_phase_header(FILE *f, const char *lead, const char *trail);
 int report_markdown(const struct matrix *m, FILE *f);
 int report_html(const struct matrix *m, FILE *f);
 int report_json(const struct matrix *m, FILE *f);

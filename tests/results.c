@@ -35,6 +35,11 @@ static struct tool_run *find_tool(struct run *run, const char *name)
 	return NULL;
 }
 
+const struct tool_run *run_find_tool(const struct run *run, const char *name)
+{
+	return find_tool((struct run *)run, name);
+}
+
 static void rec_scenario(struct run *run, const char *line)
 {
 	struct result *r = &run->res[run->n];

@@ -149,6 +149,7 @@ const struct spec_row *spec_find(const struct spec *spec, const char *name);
 int run_load(const char *path, struct run *run);
 void run_free(struct run *run);
 const struct result *run_find(const struct run *run, const char *name);
+const struct tool_run *run_find_tool(const struct run *run, const char *name);
 void expected_warning(const struct result *r, int cleared, char *buf,
 		      size_t len);
 void expected_raise(const struct result *r, const char *old, const char *new,
