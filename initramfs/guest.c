@@ -33,14 +33,36 @@ FILE *results;
  */
 static int procfd = -1;
 
+/* A copy of every record, for the verdicts on the console (verdicts.c). */
+static int kept = -1;
+
+void report_keep(const char *path)
+{
+	kept = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
+		    0600);
+	/* Before the results port is open: without a copy, no verdicts. */
+	if (kept < 0)
+		fprintf(stderr, "init: cannot create %s: %s\n", path,
+			strerror(errno));
+}
+
 void report(const char *fmt, ...)
 {
 	va_list ap;
+	char *line;
+	int len;
 
 	va_start(ap, fmt);
-	vfprintf(results, fmt, ap);
+	len = vasprintf(&line, fmt, ap);
 	va_end(ap);
+	if (len < 0)
+		return;
+	fputs(line, results);
 	fflush(results);
+	/* One write: the scenarios' processes append to the same file. */
+	if (kept >= 0 && write(kept, line, len) != len)
+		fprintf(stderr, "init: cannot keep a record\n");
+	free(line);
 }
 
 void die(const char *what)
@@ -256,7 +278,13 @@ void guest_setup(void)
 	mkdir("/dev", 0755);
 	if (mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID | MS_NOEXEC, NULL))
 		_exit(1);
+	/*
+	 * A lab's QEMU may give the guest no second port: then the records
+	 * reach the host only through the console (PSMF_JUDGE, verdicts.c).
+	 */
 	fd = open("/dev/ttyS1", O_WRONLY | O_NOCTTY);
+	if (fd < 0)
+		fd = open("/dev/null", O_WRONLY);
 	if (fd < 0)
 		_exit(1);
 	if (!tcgetattr(fd, &tio)) {

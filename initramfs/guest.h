@@ -64,6 +64,8 @@ extern FILE *results;
 
 void guest_setup(void);
 void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Keep a copy of every record from now on in @path. */
+void report_keep(const char *path);
 void die(const char *what) __attribute__((noreturn));
 long now_ms(void);
 unsigned long ms_flags(int f);

@@ -10,6 +10,10 @@
  * the kernel lines each scenario produced.  Whether they are right is for
  * the host to judge against tests/spec.md.
  *
+ * With PSMF_JUDGE=<phase> on the command line it also prints, at the end,
+ * the records and the verdict of each case on the console (verdicts.c),
+ * for a lab that reads only the console.
+ *
  * Results protocol, one record per line on /dev/ttyS1:
  *   start <kernel release>
  *   <step> ...   (each step's file lists its records)
@@ -23,6 +27,7 @@
 #include <unistd.h>
 
 #include "guest.h"
+#include "verdicts.h"
 
 static const struct {
 	const char *name;
@@ -72,8 +77,11 @@ static const char *unknown_step(const char *list)
 int main(void)
 {
 	const char *list = getenv("PSMF_RUN"), *bad;
+	const char *judge = getenv("PSMF_JUDGE");
 	size_t i;
 
+	if (judge)
+		report_keep(RECORDS_KEPT);
 	guest_setup();
 	kmsg_settle(300, 5000);
 	if (!list)
@@ -88,6 +96,9 @@ int main(void)
 		if (wanted(list, steps[i].name))
 			steps[i].run();
 	report("end ok\n");
+	if (judge)
+		print_verdicts(judge, wanted(list, "matrix"),
+			       wanted(list, "selftest"));
 	sync();
 	reboot(RB_AUTOBOOT);
 	return 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "console.h"
+#include "judge_cases.h"
 #include "spec.h"
 #include "tap.h"
 
@@ -76,7 +77,7 @@ void check_kunit(const struct lines *ls, const char *suite)
 /* Cases of our suite, "ok N name" at indent 4 under "# Subtest: suite". */
 void check_kunit_cases(const struct lines *ls, const char *suite)
 {
-	char want[160], name[128];
+	char want[160], name[128], what[300];
 	bool inside = false;
 	int i, num;
 
@@ -96,8 +97,10 @@ void check_kunit_cases(const struct lines *ls, const char *suite)
 		if (strncmp(p, "    ok ", 7) && strncmp(p, "    not ok ", 11))
 			continue;
 		ok = !strncmp(p, "    ok ", 7);
-		if (sscanf(p + (ok ? 7 : 11), "%d %127s", &num, name) == 2)
-			tap(ok, "kunit %s.%s", suite, name);
+		if (sscanf(p + (ok ? 7 : 11), "%d %127s", &num, name) != 2)
+			continue;
+		snprintf(what, sizeof(what), "kunit %s.%s", suite, name);
+		tap_case(DEF_KUNIT, name, ok, what);
 	}
 }
 

@@ -9,27 +9,22 @@
 #include <string.h>
 
 #include "console.h"
+#include "judge_cases.h"
 #include "model.h"
 #include "runner.h"
 #include "tap.h"
 
+static void tap_sink(const char *def, const char *id, bool pass,
+		     const char *what)
+{
+	tap_case(def, id, pass, what);
+}
+
 /* The kselftest's own TAP, as the guest forwarded it. */
 static void check_selftest(const struct run *run)
 {
-	int i, cases = 0;
+	int cases = judge_selftest(run, tap_sink);
 
-	for (i = 0; i < run->n_selftest; i++) {
-		const char *p = run->selftest[i];
-		bool ok = !strncmp(p, "ok ", 3);
-		const char *name;
-
-		if (!ok && strncmp(p, "not ok ", 7))
-			continue;
-		name = strchr(p + (ok ? 3 : 7), ' ');
-		name = name ? name + 1 : "?";
-		cases++;
-		tap(ok, "kselftest %.*s", (int)strcspn(name, "\n"), name);
-	}
 	tap(cases > 0 && run->selftest_exit == 0,
 	    "kselftest proc_sysfs_mount_flags: %d cases, exit status %d",
 	    cases, run->selftest_exit);
@@ -199,20 +194,9 @@ static void check_userspace(const struct run *run, int mode)
 static void check_scenarios(const struct spec *spec, const struct run *run,
 			    int mode, const char *only)
 {
-	char exp[128];
 	int i;
 
-	for (i = 0; i < spec->n; i++) {
-		const struct spec_row *row = &spec->row[i];
-		struct verdict v;
-
-		if (only && strcmp(only, row->name))
-			continue;
-		v = judge(&row->cell[mode], run_find(run, row->name));
-		format_cell(&row->cell[mode], exp, sizeof(exp));
-		tap(v.pass, "%s %s: %s%s%s", all_modes[mode], row->name, exp,
-		    v.pass ? "" : ": ", v.why);
-	}
+	judge_scenarios(spec, run, mode, only, false, tap_sink);
 	for (i = 0; i < run->n; i++)
 		if (!spec_find(spec, run->res[i].name))
 			tap(false, "%s: the guest ran it, but tests/spec.md has no row for it",

@@ -7,6 +7,8 @@
  *   runner cross   the rules across the phases, and the reports (cross.c)
  *   runner compat  the userspace suite's compatibility table (compat.c)
  *   runner mutate  show that a broken expectation turns red (mutate.c)
+ *   runner lava-jobs  the matrix as LAVA job definitions (lava_jobs.c)
+ *   runner lava    run a job with lava-run, compare its verdicts (lava.c)
  *
  * This file parses the options; runner.h names the other pieces.
  */
@@ -37,6 +39,11 @@ void usage(void)
 		"       runner cross --spec SPEC --dir OUTDIR RUN=FILE...\n"
 		"       runner mutate --spec SPEC RUN=FILE...\n"
 		"       runner compat --dir OUTDIR [--spec SPEC] RUN=FILE...\n"
+		"       runner lava-jobs --dir OUTDIR --kernel DIR --initrd CPIO --modes MODES\n"
+		"                   [--url BASE] [--timeout S] [--accel A] [--memory MB]\n"
+		"       runner lava --job FILE --dir OUTDIR --spec SPEC --mode MODE --tag NAME\n"
+		"                   [--boot-phase MODE] [--timeout S]\n"
+		"                   [--expect broken|hang|bad-url --kernel BZIMAGE --initrd CPIO]\n"
 		"MODE is one of %s; STEPS a comma list of matrix, selftest,\n"
 		"exhaustive, stress, bench, userspace (default matrix,selftest).\n"
 		"RUN names the meson test that wrote FILE: MODE (the matrix), MODE-as-MODE\n"
@@ -85,12 +92,14 @@ int main(int argc, char **argv)
 		{ "console", 1, 0, 'c' },
 		{ "smp", 1, 0, 'p' }, { "memory", 1, 0, 'M' },
 		{ "tag", 1, 0, 'T' }, { "icount", 0, 0, 'I' },
-		{ "boot-phase", 1, 0, 'B' },
+		{ "boot-phase", 1, 0, 'B' }, { "modes", 1, 0, 'O' },
+		{ "url", 1, 0, 'U' }, { "job", 1, 0, 'J' },
+		{ "expect", 1, 0, 'E' },
 		{ 0 }
 	};
 	struct opts o = {
 		.accel = "tcg", .timeout = 180, .steps = "matrix,selftest",
-		.smp = 1, .memory = 256,
+		.smp = 1, .memory = 256, .expect = "pass",
 	};
 	static const struct {
 		const char *name;
@@ -98,7 +107,8 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{ "boot", cmd_boot }, { "check", cmd_check },
 		{ "cross", cmd_cross }, { "compat", cmd_compat },
-		{ "mutate", cmd_mutate },
+		{ "mutate", cmd_mutate }, { "lava-jobs", cmd_lava_jobs },
+		{ "lava", cmd_lava },
 	};
 	const char *cmd;
 	int c;
@@ -125,6 +135,10 @@ int main(int argc, char **argv)
 		case 'T': o.tag = optarg; break;
 		case 'I': o.icount = true; break;
 		case 'B': o.boot_phase = optarg; break;
+		case 'O': o.modes = optarg; break;
+		case 'U': o.url = optarg; break;
+		case 'J': o.job = optarg; break;
+		case 'E': o.expect = optarg; break;
 		default: usage();
 		}
 	}

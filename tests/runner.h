@@ -29,6 +29,9 @@ struct opts {
 	const char *mode, *kernel, *initrd, *spec, *dir, *accel, *steps;
 	const char *scenario, *results, *console, *tag;
 	const char *boot_phase;	/* proc_sysfs_mount_flags= for the boot */
+	const char *modes;	/* lava-jobs: the variants built */
+	const char *url;	/* lava-jobs: where a lab fetches the files */
+	const char *job, *expect;	/* lava: the job, what it must give */
 	int timeout, smp, memory;
 	bool icount;	/* guest time counts instructions: for benchmarks */
 	struct inputs in;
@@ -56,5 +59,7 @@ int cmd_check(const struct opts *o);
 int cmd_cross(const struct opts *o);
 int cmd_compat(const struct opts *o);
 int cmd_mutate(const struct opts *o);
+int cmd_lava_jobs(const struct opts *o);
+int cmd_lava(const struct opts *o);
 
 #endif

@@ -43,4 +43,6 @@ void scenario_get(size_t i, struct scenario_info *out)
 	out->host = s->host;
 	out->flags = s->flags;
 	out->model_op = model_op_of(s);
+	out->alone = scenario_alone(s);
+	out->boot = s->boot;
 }

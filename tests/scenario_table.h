@@ -14,6 +14,8 @@ struct scenario_info {
 	const char *name, *fs;
 	int host, flags;	/* F_* of the host's mounts, and requested */
 	int model_op;		/* enum model_op, or -1: the model does not cover it */
+	bool alone;		/* needs a boot of its own */
+	const char *boot;	/* the kernel parameter it needs, or NULL */
 };
 
 size_t scenario_count(void);

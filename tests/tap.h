@@ -10,4 +10,18 @@ void tap(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print the plan; returns the exit status: 1 if any line failed. */
 int tap_end(void);
 
+/*
+ * A named case's verdict (@def: kunit, scenarios or kselftest; @id: its
+ * name): a TAP line, and a call of the hook when one is set.
+ */
+void tap_case(const char *def, const char *id, bool pass, const char *what);
+typedef void tap_hook(const char *def, const char *id, bool pass);
+/*
+ * Hand every named case to @hook.  With @quiet, tap() and tap_case() print
+ * comments that count for nothing: the caller judges by the hook.
+ */
+void tap_set_hook(tap_hook *hook, bool quiet);
+/* How many quiet tap() lines that are no named case failed. */
+int tap_quiet_failed(void);
+
 #endif

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The verdict of each case of a run (see judge_cases.h). */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "judge_cases.h"
+
+static bool announced_alone(const struct run *run, const char *name)
+{
+	int i;
+
+	for (i = 0; i < run->n_alone; i++)
+		if (!strcmp(run->alone[i].name, name))
+			return true;
+	return false;
+}
+
+int judge_scenarios(const struct spec *spec, const struct run *run, int mode,
+		    const char *only, bool skip_alone, case_sink *sink)
+{
+	char exp[128], what[1400];
+	int i, n = 0;
+
+	for (i = 0; i < spec->n; i++) {
+		const struct spec_row *row = &spec->row[i];
+		struct verdict v;
+
+		if (only && strcmp(only, row->name))
+			continue;
+		if (skip_alone && announced_alone(run, row->name))
+			continue;
+		v = judge(&row->cell[mode], run_find(run, row->name));
+		format_cell(&row->cell[mode], exp, sizeof(exp));
+		snprintf(what, sizeof(what), "%s %s: %s%s%s", all_modes[mode],
+			 row->name, exp, v.pass ? "" : ": ", v.why);
+		sink(DEF_SCENARIOS, row->name, v.pass, what);
+		n++;
+	}
+	return n;
+}
+
+int judge_selftest(const struct run *run, case_sink *sink)
+{
+	char id[256], what[300];
+	int i, n = 0;
+
+	for (i = 0; i < run->n_selftest; i++) {
+		const char *p = run->selftest[i];
+		bool ok = !strncmp(p, "ok ", 3);
+		const char *name;
+
+		if (!ok && strncmp(p, "not ok ", 7))
+			continue;
+		name = strchr(p + (ok ? 3 : 7), ' ');
+		name = name ? name + 1 : "?";
+		snprintf(id, sizeof(id), "%.*s", (int)strcspn(name, " \n#"), name);
+		snprintf(what, sizeof(what), "kselftest %s", id);
+		sink(DEF_KSELFTEST, id, ok, what);
+		n++;
+	}
+	return n;
+}
