@@ -40,9 +40,14 @@ int judge_scenarios(const struct spec *spec, const struct run *run, int mode,
 	return n;
 }
 
+/*
+ * The harness names each case in its "ok N NAME" line, except a skipped
+ * one ("ok N # SKIP why"): that takes the name of the "#  RUN NAME ..."
+ * line before it.
+ */
 int judge_selftest(const struct run *run, case_sink *sink)
 {
-	char id[256], what[300];
+	char id[256] = "", what[300];
 	int i, n = 0;
 
 	for (i = 0; i < run->n_selftest; i++) {
@@ -50,13 +55,19 @@ int judge_selftest(const struct run *run, case_sink *sink)
 		bool ok = !strncmp(p, "ok ", 3);
 		const char *name;
 
+		if (sscanf(p, "#  RUN %255s", id) == 1)
+			continue;
 		if (!ok && strncmp(p, "not ok ", 7))
 			continue;
 		name = strchr(p + (ok ? 3 : 7), ' ');
-		name = name ? name + 1 : "?";
-		snprintf(id, sizeof(id), "%.*s", (int)strcspn(name, " \n#"), name);
-		snprintf(what, sizeof(what), "kselftest %s", id);
-		sink(DEF_KSELFTEST, id, ok, what);
+		name = name ? name + 1 : "#";
+		if (*name != '#')
+			snprintf(id, sizeof(id), "%.*s", (int)strcspn(name, " \n"),
+				 name);
+		snprintf(what, sizeof(what), "kselftest %s%s%s", id,
+			 *name == '#' ? " " : "", *name == '#' ? name : "");
+		sink(DEF_KSELFTEST, id[0] ? id : "unnamed", ok, what);
+		id[0] = 0;
 		n++;
 	}
 	return n;

@@ -14,6 +14,7 @@
  *                     naming it
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -192,6 +193,19 @@ static int broken_initrd(const char *initrd, const char *spec, const char *out)
 	return ret;
 }
 
+static bool lava_root(void)
+{
+	if (geteuid())
+		printf("Bail out! lava-run runs only as root: run the lava suite as root\n");
+	return !geteuid();
+}
+
+static int no_lava_run(void)
+{
+	printf("Bail out! cannot run lava-run (apt-get install lava-dispatcher; tests/setup tests installs it)\n");
+	return 2;
+}
+
 /* Where one lava run keeps its files, under --dir. */
 struct lava_paths {
 	char out[4200], log[4200], console[4200], records[4200];
@@ -311,10 +325,8 @@ int cmd_lava(const struct opts *o)
 		usage();
 	need_mode(o->mode);
 	mode = need_mode(o->boot_phase ? o->boot_phase : o->mode);
-	if (geteuid()) {
-		printf("Bail out! lava-run runs only as root: run the lava suite as root\n");
+	if (!lava_root())
 		return 2;
-	}
 	lava_paths(o, &p);
 	snprintf(devdir, sizeof(devdir), "%s", o->job);
 	dirname(devdir);
@@ -332,11 +344,9 @@ int cmd_lava(const struct opts *o)
 	}
 	start = now_ms();
 	status = lava_run(p.job, devdir, p.out, p.log, lava_job_seconds(&j) + 60,
-			  &killed);
-	if (status < 0) {
-		printf("Bail out! cannot run lava-run (apt-get install lava-dispatcher; tests/setup --tests installs it)\n");
-		return 2;
-	}
+			  false, &killed);
+	if (status < 0)
+		return no_lava_run();
 	lava_read_log(p.log, &lava, p.console, p.records);
 	printf("# %s: lava-run exit %d, %.1f s, log %s\n", o->tag, status,
 	       (now_ms() - start) / 1000.0, p.log);
@@ -349,5 +359,81 @@ int cmd_lava(const struct opts *o)
 	    lava.job_error[0] ? ": " : "", lava.job_error);
 	judge_lava_boots(o, p.spec, mode, &p);
 	compare(o->tag, &lava, broken && *broken ? broken : NULL);
+	return tap_end();
+}
+
+/*
+ * runner lava-validate --dir JOBS: lava-run --validate on every job that
+ * lava-jobs wrote, as a lab's dispatcher would check them.
+ */
+static int is_job(const struct dirent *e)
+{
+	size_t len = strlen(e->d_name);
+
+	return len > 5 && !strcmp(e->d_name + len - 5, ".yaml") &&
+	       strcmp(e->d_name, "device.yaml") &&
+	       strcmp(e->d_name, "dispatcher.yaml");
+}
+
+int cmd_lava_validate(const struct opts *o)
+{
+	char out[4200], log[4200], job[4400];
+	struct dirent **jobs;
+	struct lava_log lava;
+	bool killed;
+	int i, n, status;
+
+	if (!o->dir)
+		usage();
+	if (!lava_root())
+		return 2;
+	n = scandir(o->dir, &jobs, is_job, alphasort);
+	if (n < 0) {
+		printf("Bail out! %s: %s (meson compile -C build lava-jobs)\n",
+		       o->dir, strerror(errno));
+		return 2;
+	}
+	snprintf(out, sizeof(out), "%.4000s-validate", o->dir);
+	snprintf(log, sizeof(log), "%.4000s-validate.log", o->dir);
+	mkdir(out, 0755);
+	for (i = 0; i < n; i++) {
+		snprintf(job, sizeof(job), "%s/%s", o->dir, jobs[i]->d_name);
+		status = lava_run(job, o->dir, out, log, 60, true, &killed);
+		if (status < 0)
+			return no_lava_run();
+		lava_read_log(log, &lava, NULL, NULL);
+		tap(!status && lava.job_seen && lava.job_pass,
+		    "lava-run --validate %s%s%s", jobs[i]->d_name,
+		    lava.job_error[0] ? ": " : "", lava.job_error);
+		free(jobs[i]);
+	}
+	free(jobs);
+	tap(n > 0, "%d jobs validated in %s", n, o->dir);
+	return tap_end();
+}
+
+/*
+ * runner lava-log --job LOG --results FILE --console FILE: the records and
+ * the console of a LAVA job's log (lava-run's output, or a lab's log in
+ * the same form), for runner check and runner cross.
+ */
+int cmd_lava_log(const struct opts *o)
+{
+	struct lava_log lava;
+	int i, fails = 0;
+
+	if (!o->job || !o->results || !o->console)
+		usage();
+	if (lava_read_log(o->job, &lava, o->console, o->results)) {
+		printf("Bail out! cannot read %s or write %s, %s\n", o->job,
+		       o->results, o->console);
+		return 2;
+	}
+	for (i = 0; i < lava.n; i++)
+		fails += !lava.c[i].pass;
+	tap(lava.n > 0, "%s: LAVA recorded %d cases, %d failed; job %s%s%s",
+	    o->job, lava.n, fails, !lava.job_seen ? "result missing" :
+	    lava.job_pass ? "complete" : "failed", lava.job_error[0] ? ": " : "",
+	    lava.job_error);
 	return tap_end();
 }

@@ -43,20 +43,20 @@ struct lava_log {
 
 /*
  * Run lava-run on @job with the device and dispatcher files of @devdir,
- * its output in @out, its log in @log; killed after @seconds.  Returns -1
- * if it could not start, else its exit status; *killed: it hung.
+ * its output in @out, its log in @log; killed after @seconds.  With
+ * @validate it only checks the job.  Returns -1 if it could not start,
+ * else its exit status; *killed: it hung.
  */
 int lava_run(const char *job, const char *devdir, const char *out,
-	     const char *log, int seconds, bool *killed);
+	     const char *log, int seconds, bool validate, bool *killed);
 /*
  * Read @log: LAVA's results into @l, the guest's console into @console
  * (the first boot's; the others' into @console.alone) and the records
- * the guest printed into @records.
+ * the guest printed into @records; NULL for either: not kept.
  */
 int lava_read_log(const char *log, struct lava_log *l, const char *console,
 		  const char *records);
 
-int cmd_lava_jobs(const struct opts *o);
-int cmd_lava(const struct opts *o);
+/* The commands are in runner.h. */
 
 #endif

@@ -17,9 +17,10 @@
 #include <unistd.h>
 
 #include "lava.h"
+#include "qemu.h"
 
 int lava_run(const char *job, const char *devdir, const char *out,
-	     const char *log, int seconds, bool *killed)
+	     const char *log, int seconds, bool validate, bool *killed)
 {
 	char device[4200], dispatcher[4200], id[256];
 	long start = now_ms();
@@ -30,11 +31,11 @@ int lava_run(const char *job, const char *devdir, const char *out,
 	snprintf(dispatcher, sizeof(dispatcher), "%s/dispatcher.yaml", devdir);
 	/* lava-run keeps its files in /var/lib/lava/dispatcher/tmp/ID */
 	snprintf(id, sizeof(id), "psmf-%d", (int)getpid());
-	*killed = false;
 	pid = fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		setpgid(0, 0);
 		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd < 0)
 			_exit(126);
@@ -42,18 +43,10 @@ int lava_run(const char *job, const char *devdir, const char *out,
 		dup2(fd, 2);
 		execlp("lava-run", "lava-run", "--job-id", id, "--output-dir", out,
 		       "--device", device, "--dispatcher", dispatcher, job,
-		       (char *)NULL);
+		       validate ? "--validate" : (char *)NULL, (char *)NULL);
 		_exit(127);
 	}
-	while (waitpid(pid, &status, WNOHANG) != pid) {
-		if (now_ms() - start > seconds * 1000L) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			*killed = true;
-			break;
-		}
-		usleep(100000);
-	}
+	status = wait_limited(pid, start + seconds * 1000L, killed);
 	if (WIFEXITED(status) && WEXITSTATUS(status) >= 126)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -115,18 +108,23 @@ static void read_result(const char *line, struct lava_log *l)
 	l->c[l->n++].pass = !strcmp(result, "pass");
 }
 
+static FILE *open_or_null(const char *path)
+{
+	return fopen(path ? path : "/dev/null", "w");
+}
+
 int lava_read_log(const char *log, struct lava_log *l, const char *console,
 		  const char *records)
 {
-	FILE *in = fopen(log, "r"), *con = fopen(console, "w");
-	FILE *rec = fopen(records, "w"), *more;
+	FILE *in = fopen(log, "r"), *con = open_or_null(console);
+	FILE *rec = open_or_null(records), *more;
 	char *line = NULL, msg[8192];
 	size_t cap = 0;
 	int boots = 0;
 
 	memset(l, 0, sizeof(*l));
-	snprintf(msg, sizeof(msg), "%s.alone", console);
-	more = fopen(msg, "w");
+	snprintf(msg, sizeof(msg), "%.4000s.alone", console ? console : "");
+	more = open_or_null(console ? msg : NULL);
 	if (!in || !con || !rec || !more) {
 		if (in)
 			fclose(in);

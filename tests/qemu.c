@@ -38,18 +38,18 @@ int run_qemu(const struct opts *o, const char *append, const char *results,
 {
 	char ser0[4200], ser1[4200], mem[16], smp[16];
 	long start = now_ms();
-	int status = 0, fd;
+	int fd;
 	pid_t pid;
 
 	snprintf(ser0, sizeof(ser0), "file:%s", console);
 	snprintf(ser1, sizeof(ser1), "file:%s", results);
 	snprintf(mem, sizeof(mem), "%dM", o->memory);
 	snprintf(smp, sizeof(smp), "%d", o->smp);
-	*timed_out = false;
 	pid = fork();
 	if (pid < 0)
 		return perror("fork"), -1;
 	if (pid == 0) {
+		setpgid(0, 0);
 		fd = open("/dev/null", O_RDWR);
 		dup2(fd, 0);
 		execlp("qemu-system-x86_64", "qemu-system-x86_64",
@@ -64,11 +64,20 @@ int run_qemu(const struct opts *o, const char *append, const char *results,
 			strerror(errno));
 		_exit(127);
 	}
+	return wait_limited(pid, start + o->timeout * 1000L, timed_out);
+}
+
+int wait_limited(pid_t pid, long deadline_ms, bool *killed)
+{
+	int status = 0;
+
+	*killed = false;
 	while (waitpid(pid, &status, WNOHANG) != pid) {
-		if (now_ms() - start > o->timeout * 1000L) {
-			kill(pid, SIGKILL);
+		if (now_ms() > deadline_ms) {
+			/* the whole group: lava-run leaves its QEMU behind */
+			kill(-pid, SIGKILL);
 			waitpid(pid, &status, 0);
-			*timed_out = true;
+			*killed = true;
 			break;
 		}
 		usleep(20000);

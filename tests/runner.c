@@ -9,6 +9,8 @@
  *   runner mutate  show that a broken expectation turns red (mutate.c)
  *   runner lava-jobs  the matrix as LAVA job definitions (lava_jobs.c)
  *   runner lava    run a job with lava-run, compare its verdicts (lava.c)
+ *   runner lava-validate  lava-run --validate on every job (lava.c)
+ *   runner lava-log  a LAVA job's log as records and console (lava.c)
  *
  * This file parses the options; runner.h names the other pieces.
  */
@@ -44,6 +46,8 @@ void usage(void)
 		"       runner lava --job FILE --dir OUTDIR --spec SPEC --mode MODE --tag NAME\n"
 		"                   [--boot-phase MODE] [--timeout S]\n"
 		"                   [--expect broken|hang|bad-url --kernel BZIMAGE --initrd CPIO]\n"
+		"       runner lava-validate --dir JOBSDIR\n"
+		"       runner lava-log --job LOG --results FILE --console FILE\n"
 		"MODE is one of %s; STEPS a comma list of matrix, selftest,\n"
 		"exhaustive, stress, bench, userspace (default matrix,selftest).\n"
 		"RUN names the meson test that wrote FILE: MODE (the matrix), MODE-as-MODE\n"
@@ -108,7 +112,8 @@ int main(int argc, char **argv)
 		{ "boot", cmd_boot }, { "check", cmd_check },
 		{ "cross", cmd_cross }, { "compat", cmd_compat },
 		{ "mutate", cmd_mutate }, { "lava-jobs", cmd_lava_jobs },
-		{ "lava", cmd_lava },
+		{ "lava", cmd_lava }, { "lava-validate", cmd_lava_validate },
+		{ "lava-log", cmd_lava_log },
 	};
 	const char *cmd;
 	int c;

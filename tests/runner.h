@@ -61,5 +61,7 @@ int cmd_compat(const struct opts *o);
 int cmd_mutate(const struct opts *o);
 int cmd_lava_jobs(const struct opts *o);
 int cmd_lava(const struct opts *o);
+int cmd_lava_validate(const struct opts *o);
+int cmd_lava_log(const struct opts *o);
 
 #endif
