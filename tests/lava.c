@@ -270,13 +270,17 @@ static void check_failed_job(const struct opts *o, const struct lava_log *l,
 	    o->expect, ms / 1000.0);
 }
 
-/* The runner's verdicts on the records and console of the LAVA boots. */
+/*
+ * The runner's verdicts on the records and console of the LAVA boots.
+ * With @quiet, every line is a comment: see check_job().
+ */
 static void judge_lava_boots(const struct opts *o, const char *spec_path,
-			     int mode, const struct lava_paths *p)
+			     int mode, const struct lava_paths *p, bool quiet)
 {
 	struct opts jo = *o;
 	struct spec spec;
 	char alone[4300];
+	int before = tap_quiet_failed();
 
 	jo.steps = "matrix,selftest";
 	jo.scenario = NULL;
@@ -285,10 +289,31 @@ static void judge_lava_boots(const struct opts *o, const char *spec_path,
 	judge_variant(&jo, &spec, mode, p->records, p->console);
 	snprintf(alone, sizeof(alone), "%.4200s.alone", p->console);
 	check_splats_in(alone, "the boots of their own");
-	tap_set_hook(NULL, false);
-	tap(tap_quiet_failed() == 0,
+	tap_set_hook(NULL, quiet);
+	tap(tap_quiet_failed() == before,
 	    "%s: the runner's other checks of the LAVA boots pass (the guest ran to its end, KUnit, no splat, the kselftest's exit)",
 	    o->tag);
+}
+
+/*
+ * What the lava test checks of a variant's job: it completed, the runner's
+ * checks of its boots, and LAVA's verdicts against the runner's.  With
+ * @quiet, as comments only; returns how many checks failed.
+ */
+static int check_job(const struct opts *o, const struct lava_paths *p,
+		     int mode, const struct lava_log *lava, bool killed,
+		     const char *broken, bool quiet)
+{
+	int before = tap_quiet_failed();
+
+	tap_set_hook(NULL, quiet);
+	tap(lava->job_seen && lava->job_pass && !killed,
+	    "%s: the LAVA job completed%s%s", o->tag,
+	    lava->job_error[0] ? ": " : "", lava->job_error);
+	judge_lava_boots(o, p->spec, mode, p, quiet);
+	compare(o->tag, lava, broken);
+	tap_set_hook(NULL, false);
+	return tap_quiet_failed() - before;
 }
 
 static void lava_paths(const struct opts *o, struct lava_paths *p)
@@ -313,7 +338,7 @@ int cmd_lava(const struct opts *o)
 	struct lava_job j = { .tag = o->tag, .mode = o->mode,
 			      .phase = o->boot_phase, .alone = true,
 			      .timeout = o->timeout };
-	const char *broken = NULL;
+	const char *broken = "";
 	struct lava_paths p;
 	struct lava_log lava;
 	char devdir[4096];
@@ -352,13 +377,13 @@ int cmd_lava(const struct opts *o)
 	       (now_ms() - start) / 1000.0, p.log);
 	if (!strcmp(o->expect, "hang") || !strcmp(o->expect, "bad-url")) {
 		check_failed_job(o, &lava, killed, now_ms() - start);
+		/* and a variant's lava test on such a job must fail */
+		status = check_job(o, &p, mode, &lava, killed, NULL, true);
+		tap(status > 0, "%s: as a variant's job it fails the lava test (%d checks failed)",
+		    o->expect, status);
 		return tap_end();
 	}
-	tap(lava.job_seen && lava.job_pass && !killed,
-	    "%s: the LAVA job completed%s%s", o->tag,
-	    lava.job_error[0] ? ": " : "", lava.job_error);
-	judge_lava_boots(o, p.spec, mode, &p);
-	compare(o->tag, &lava, broken && *broken ? broken : NULL);
+	check_job(o, &p, mode, &lava, killed, *broken ? broken : NULL, false);
 	return tap_end();
 }
 
