@@ -16,17 +16,54 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "console.h"
 #include "judge_cases.h"
 #include "lava.h"
+#include "qemu.h"
 #include "tap.h"
+
+/* lava-run standalone, no server: see lava.h. */
+int lava_run(const char *job, const char *devdir, const char *out,
+	     const char *log, int seconds, bool validate, bool *killed)
+{
+	char device[4200], dispatcher[4200], id[256];
+	long start = now_ms();
+	int status, fd;
+	pid_t pid;
+
+	snprintf(device, sizeof(device), "%s/device.yaml", devdir);
+	snprintf(dispatcher, sizeof(dispatcher), "%s/dispatcher.yaml", devdir);
+	/* lava-run keeps its files in /var/lib/lava/dispatcher/tmp/ID */
+	snprintf(id, sizeof(id), "psmf-%d", (int)getpid());
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		setpgid(0, 0);
+		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0)
+			_exit(126);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execlp("lava-run", "lava-run", "--job-id", id, "--output-dir", out,
+		       "--device", device, "--dispatcher", dispatcher, job,
+		       validate ? "--validate" : (char *)NULL, (char *)NULL);
+		_exit(127);
+	}
+	status = wait_limited(pid, start + seconds * 1000L, killed);
+	if (WIFEXITED(status) && WEXITSTATUS(status) >= 126)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 /* The runner's verdicts, collected by the TAP hook. */
 static struct lava_log runner_cases;

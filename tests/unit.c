@@ -7,7 +7,10 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "console.h"
+#include "lava.h"
 #include "model.h"
 #include "scenario_table.h"
 #include "report.h"
@@ -334,6 +337,42 @@ static void test_tool_results(const char *spec_path)
 	run_free(&run);
 }
 
+/* A LAVA job's log: its cases, its result, the console and records in it. */
+static void test_lava_log(const char *spec_path)
+{
+	char path[4096], con[64], rec[64], alone[80];
+	const char *slash = strrchr(spec_path, '/');
+	struct lines c, r, a;
+	static struct lava_log l;
+
+	snprintf(path, sizeof(path), "%.*sfixtures/lava-job.log",
+		 slash ? (int)(slash - spec_path + 1) : 0, spec_path);
+	snprintf(con, sizeof(con), "/tmp/psmf-unit-%d.log", (int)getpid());
+	snprintf(rec, sizeof(rec), "/tmp/psmf-unit-%d.txt", (int)getpid());
+	snprintf(alone, sizeof(alone), "%s.alone", con);
+	tap(!lava_read_log(path, &l, con, rec), "lava: %s reads", path);
+	tap(l.n == 3 && !strcmp(l.c[0].def, "kunit") && l.c[0].pass &&
+	    !strcmp(l.c[2].id, "global.sysctl_loosen_refused") && !l.c[2].pass,
+	    "lava: our three cases, LAVA's own left out, the original case name kept");
+	tap(l.job_seen && !l.job_pass &&
+	    strstr(l.job_error, "[\"Image file '/work/main/build/lava-bad-url-enforce/no-such-bzImage'"),
+	    "lava: the job's failure and its reason, quotes decoded");
+	lines_load(con, &c);
+	lines_load(rec, &r);
+	lines_load(alone, &a);
+	tap(c.n == 1 && strstr(c.l[0], "Linux version") && a.n == 2 &&
+	    !strcmp(a.l[1], "bwrap: \"quoted\" ?[0m done"),
+	    "lava: the first boot's console, the others' apart, escapes decoded");
+	tap(r.n == 2 && !strncmp(r.l[0], "scenario mount_proc_none ", 25),
+	    "lava: the guest's records, without their prefix");
+	lines_free(&c);
+	lines_free(&r);
+	lines_free(&a);
+	unlink(con);
+	unlink(rec);
+	unlink(alone);
+}
+
 int main(int argc, char **argv)
 {
 	static struct spec spec;
@@ -349,6 +388,7 @@ int main(int argc, char **argv)
 	test_spec_against_model(&spec);
 	test_results(argv[1]);
 	test_tool_results(argv[1]);
+	test_lava_log(argv[1]);
 	test_cells();
 	test_judge();
 	test_phase_cells();
