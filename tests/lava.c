@@ -421,6 +421,17 @@ int cmd_lava(const struct opts *o)
 		return tap_end();
 	}
 	check_job(o, &p, mode, &lava, killed, *broken ? broken : NULL, false);
+	if (*broken) {
+		/*
+		 * The comparison itself can fail: the runner judging by the
+		 * true spec disagrees with LAVA on exactly the broken case.
+		 */
+		runner_cases.n = 0;
+		snprintf(p.spec, sizeof(p.spec), "%s", o->spec);
+		status = check_job(o, &p, mode, &lava, killed, NULL, true);
+		tap(status == 1, "%s: judged by the true spec, the runner disagrees with LAVA on %s alone (%d checks failed)",
+		    o->tag, broken, status);
+	}
 	return tap_end();
 }
 
