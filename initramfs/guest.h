@@ -122,5 +122,6 @@ void run_exhaustive(void);
 void run_stress(void);
 void run_bench(void);
 void run_userspace(void);
+void run_upstream(void);
 
 #endif

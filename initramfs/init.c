@@ -38,6 +38,7 @@ static const struct {
 	{ "stress", run_stress },
 	{ "bench", run_bench },
 	{ "userspace", run_userspace },
+	{ "upstream", run_upstream },
 	/* Last: it raises the phase to enforce until the next boot. */
 	{ "selftest", run_selftest },
 };

@@ -2,7 +2,7 @@
 /*
  * The results of other runs, for cross, compat and mutate: each given by
  * path on the command line as NAME=PATH, NAME being the meson test that
- * wrote it (warn, warn-as-enforce, userspace-warn).
+ * wrote it (warn, warn-as-enforce, userspace-warn, upstream-warn).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -118,5 +118,9 @@ int parse_input(const char *arg, struct inputs *in)
 	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
 	if (!strncmp(name, "userspace-", 10))
 		return put_run(name + 10, eq + 1, in->tools, in->tools_told);
+	if (!strncmp(name, "upstream-", 9) && mode_index(name + 9) >= 0) {
+		in->upstream[mode_index(name + 9)] = eq + 1;
+		return 0;
+	}
 	return put_run(name, eq + 1, in->matrix, in->told);
 }

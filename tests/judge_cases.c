@@ -43,32 +43,41 @@ int judge_scenarios(const struct spec *spec, const struct run *run, int mode,
 /*
  * The harness names each case in its "ok N NAME" line, except a skipped
  * one ("ok N # SKIP why"): that takes the name of the "#  RUN NAME ..."
- * line before it.
+ * line before it.  Each case is @prefix NAME, in @def.
  */
-int judge_selftest(const struct run *run, case_sink *sink)
+int judge_tap(char *const *lines, int n_lines, const char *def,
+	      const char *prefix, case_sink *sink)
 {
-	char id[256] = "", what[300];
+	char name_buf[256] = "", id[320], what[400];
 	int i, n = 0;
 
-	for (i = 0; i < run->n_selftest; i++) {
-		const char *p = run->selftest[i];
+	for (i = 0; i < n_lines; i++) {
+		const char *p = lines[i];
 		bool ok = !strncmp(p, "ok ", 3);
 		const char *name;
 
-		if (sscanf(p, "#  RUN %255s", id) == 1)
+		if (sscanf(p, "#  RUN %255s", name_buf) == 1)
 			continue;
 		if (!ok && strncmp(p, "not ok ", 7))
 			continue;
 		name = strchr(p + (ok ? 3 : 7), ' ');
 		name = name ? name + 1 : "#";
 		if (*name != '#')
-			snprintf(id, sizeof(id), "%.*s", (int)strcspn(name, " \n"),
-				 name);
-		snprintf(what, sizeof(what), "kselftest %s%s%s", id,
+			snprintf(name_buf, sizeof(name_buf), "%.*s",
+				 (int)strcspn(name, " \n"), name);
+		snprintf(id, sizeof(id), "%s%s", prefix,
+			 name_buf[0] ? name_buf : "unnamed");
+		snprintf(what, sizeof(what), "%s %s%s%s", def, id,
 			 *name == '#' ? " " : "", *name == '#' ? name : "");
-		sink(DEF_KSELFTEST, id[0] ? id : "unnamed", ok, what);
-		id[0] = 0;
+		sink(def, id, ok, what);
+		name_buf[0] = 0;
 		n++;
 	}
 	return n;
+}
+
+int judge_selftest(const struct run *run, case_sink *sink)
+{
+	return judge_tap(run->selftest, run->n_selftest, DEF_KSELFTEST, "",
+			 sink);
 }

@@ -17,6 +17,7 @@
 #define DEF_KUNIT "kunit"
 #define DEF_SCENARIOS "scenarios"
 #define DEF_KSELFTEST "kselftest"
+#define DEF_UPSTREAM "upstream"
 
 /* Where each verdict goes: @def and @id name the case, @what says it all. */
 typedef void case_sink(const char *def, const char *id, bool pass,
@@ -31,5 +32,8 @@ int judge_scenarios(const struct spec *spec, const struct run *run, int mode,
 		    const char *only, bool skip_alone, case_sink *sink);
 /* Each "ok"/"not ok" line of the kselftest's TAP; returns the count. */
 int judge_selftest(const struct run *run, case_sink *sink);
+/* The same for any harness's TAP in @lines, each case named @prefix NAME. */
+int judge_tap(char *const *lines, int n_lines, const char *def,
+	      const char *prefix, case_sink *sink);
 
 #endif

@@ -191,6 +191,31 @@ static void check_userspace(const struct run *run, int mode)
 	    run->n_tools);
 }
 
+/*
+ * The kernel's own selftests: every program found ran to its end with
+ * exit 0, and each case of those that speak TAP passed.
+ */
+static void check_upstream(const struct run *run, int mode)
+{
+	char prefix[80];
+	int i, j;
+
+	tap(run->upstream_count > 0 && run->n_upstream == run->upstream_count,
+	    "upstream %s: %d programs found in /upstream, %d ran",
+	    all_modes[mode], run->upstream_count, run->n_upstream);
+	for (i = 0; i < run->n_upstream; i++) {
+		const struct upstream_run *u = &run->upstream[i];
+
+		snprintf(prefix, sizeof(prefix), "%s:", u->name);
+		judge_tap(u->out, u->n_out, DEF_UPSTREAM, prefix, tap_sink);
+		for (j = u->exit ? 0 : u->n_out; j < u->n_out; j++)
+			printf("#   %s: %s\n", u->name, u->out[j]);
+		tap(u->exit == 0, "upstream %s %s: exit %d in %.1f s%s",
+		    all_modes[mode], u->name, u->exit, u->ms / 1000.0,
+		    u->exit == -1 ? " (killed at the time limit)" : "");
+	}
+}
+
 static void check_scenarios(const struct spec *spec, const struct run *run,
 			    int mode, const char *only)
 {
@@ -239,6 +264,8 @@ void judge_variant(const struct opts *o, const struct spec *spec, int mode,
 		check_bench(&run, mode);
 	if (wants(o->steps, "userspace"))
 		check_userspace(&run, mode);
+	if (wants(o->steps, "upstream"))
+		check_upstream(&run, mode);
 	run_free(&run);
 	lines_free(&con);
 }

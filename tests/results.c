@@ -180,6 +180,55 @@ static void rec_toolfix(struct run *run, const char *line)
 	}
 }
 
+static struct upstream_run *find_upstream(struct run *run, const char *name)
+{
+	int i;
+
+	for (i = 0; i < run->n_upstream; i++)
+		if (!strcmp(run->upstream[i].name, name))
+			return &run->upstream[i];
+	if (run->n_upstream == MAX_UPSTREAM)
+		return NULL;
+	snprintf(run->upstream[run->n_upstream].name,
+		 sizeof(run->upstream[0].name), "%s", name);
+	run->upstream[run->n_upstream].exit = -2;	/* no end record yet */
+	return &run->upstream[run->n_upstream++];
+}
+
+static void rec_upstream_count(struct run *run, const char *line)
+{
+	run->upstream_count = atoi(line + 15);
+}
+
+static void rec_upstream(struct run *run, const char *line)
+{
+	struct upstream_run *u;
+	char name[64];
+	int exit;
+	long ms;
+
+	if (sscanf(line, "upstream %63s exit=%d ms=%ld", name, &exit, &ms) != 3)
+		return;
+	u = find_upstream(run, name);
+	if (u) {
+		u->exit = exit;
+		u->ms = ms;
+	}
+}
+
+static void rec_upstreamout(struct run *run, const char *line)
+{
+	struct upstream_run *u;
+	char name[64];
+	int off = 0;
+
+	if (sscanf(line, "upstreamout %63s %n", name, &off) != 1 || !off)
+		return;
+	u = find_upstream(run, name);
+	if (u && u->n_out < UPSTREAM_MAX_OUT)
+		u->out[u->n_out++] = strdup(line + off);
+}
+
 static void rec_bench(struct run *run, const char *line)
 {
 	if (run->n_bench < MAX_BENCH &&
@@ -237,6 +286,9 @@ static const struct {
 	{ "toolout ", rec_toolout },
 	{ "toolfix ", rec_toolfix },
 	{ "bench ", rec_bench },
+	{ "upstream-count ", rec_upstream_count },
+	{ "upstream ", rec_upstream },
+	{ "upstreamout ", rec_upstreamout },
 	{ "exhaustive-end ms=", rec_exhaustive_end },
 	{ "selftest-exit ", rec_selftest_exit },
 	{ "selftest ", rec_selftest },
@@ -279,6 +331,7 @@ int run_load(const char *path, struct run *run)
 	memset(run, 0, sizeof(*run));
 	run->x_ms = -1;
 	run->s_ms = -1;
+	run->upstream_count = -1;
 	snprintf(run->end, sizeof(run->end), "the guest never reported its end");
 	if (!f)
 		return -1;
@@ -308,6 +361,9 @@ void run_free(struct run *run)
 		for (j = 0; j < run->tools[i].n_out; j++)
 			free(run->tools[i].out[j]);
 	}
+	for (i = 0; i < run->n_upstream; i++)
+		for (j = 0; j < run->upstream[i].n_out; j++)
+			free(run->upstream[i].out[j]);
 	free(run->x);
 	free(run->s);
 }

@@ -11,6 +11,8 @@
  *   runner lava    run a job with lava-run, compare its verdicts (lava.c)
  *   runner lava-validate  lava-run --validate on every job (lava.c)
  *   runner lava-log  a LAVA job's log as records and console (lava.c)
+ *   runner upstream  the kernel's own selftests: every phase as legacy
+ *                  (upstream_cross.c)
  *
  * This file parses the options; runner.h names the other pieces.
  */
@@ -48,10 +50,11 @@ void usage(void)
 		"                   [--expect broken|hang|bad-url --kernel BZIMAGE --initrd CPIO]\n"
 		"       runner lava-validate --dir JOBSDIR\n"
 		"       runner lava-log --job LOG --results FILE --console FILE\n"
+		"       runner upstream upstream-MODE=FILE...\n"
 		"MODE is one of %s; STEPS a comma list of matrix, selftest,\n"
 		"exhaustive, stress, bench, userspace (default matrix,selftest).\n"
 		"RUN names the meson test that wrote FILE: MODE (the matrix), MODE-as-MODE\n"
-		"(a boot override) or userspace-MODE.\n", modes);
+		"(a boot override), userspace-MODE or upstream-MODE.\n", modes);
 	exit(2);
 }
 
@@ -113,7 +116,7 @@ int main(int argc, char **argv)
 		{ "cross", cmd_cross }, { "compat", cmd_compat },
 		{ "mutate", cmd_mutate }, { "lava-jobs", cmd_lava_jobs },
 		{ "lava", cmd_lava }, { "lava-validate", cmd_lava_validate },
-		{ "lava-log", cmd_lava_log },
+		{ "lava-log", cmd_lava_log }, { "upstream", cmd_upstream },
 	};
 	const char *cmd;
 	int c;

@@ -23,6 +23,7 @@ struct inputs {
 	const char *tools[MAX_MODES];			/* "userspace-warn=PATH" */
 	/* "userspace-warn-as-enforce=PATH" */
 	const char *tools_told[MAX_MODES][MAX_MODES];
+	const char *upstream[MAX_MODES];		/* "upstream-warn=PATH" */
 };
 
 struct opts {
@@ -63,5 +64,6 @@ int cmd_lava_jobs(const struct opts *o);
 int cmd_lava(const struct opts *o);
 int cmd_lava_validate(const struct opts *o);
 int cmd_lava_log(const struct opts *o);
+int cmd_upstream(const struct opts *o);
 
 #endif

@@ -24,6 +24,8 @@ enum phase { PHASES(PHASE_ENUM) MAX_MODES };
 #define TOOL_MAX_OUT 40		/* output lines kept per tool */
 #define MAX_BENCH 4
 #define MAX_ALONE 16		/* scenarios that need a boot of their own */
+#define MAX_UPSTREAM 16		/* programs of the upstream suite */
+#define UPSTREAM_MAX_OUT 256	/* output lines kept per program */
 #define RATELIMIT_BURST 10
 #define RATELIMIT_MS 5000
 
@@ -98,6 +100,15 @@ struct tool_run {
 	char *out[TOOL_MAX_OUT];	/* its output */
 };
 
+/* One of the kernel's own selftests (the upstream suite). */
+struct upstream_run {
+	char name[64];
+	int exit;		/* -1: killed at the time limit */
+	long ms;
+	int n_out;
+	char *out[UPSTREAM_MAX_OUT];
+};
+
 struct run {
 	char release[64];
 	bool ended;		/* "end ok" seen */
@@ -125,6 +136,9 @@ struct run {
 	int s_warnings, s_failed;
 	int n_tools;
 	struct tool_run tools[MAX_TOOLS];
+	int upstream_count;	/* programs the guest found; -1: no step */
+	int n_upstream;
+	struct upstream_run upstream[MAX_UPSTREAM];
 	int n_bench;
 	struct {
 		char label[32];

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "console.h"
+#include "judge_cases.h"
 #include "lava.h"
 #include "model.h"
 #include "scenario_table.h"
@@ -337,6 +338,44 @@ static void test_tool_results(const char *spec_path)
 	run_free(&run);
 }
 
+static int n_cases;
+static char case_ids[4][128];
+
+static void keep_case(const char *def, const char *id, bool pass,
+		      const char *what)
+{
+	(void)def;
+	(void)pass;
+	(void)what;
+	if (n_cases < 4)
+		snprintf(case_ids[n_cases++], sizeof(case_ids[0]), "%s", id);
+}
+
+/* The upstream suite's records, and its TAP cases by name. */
+static void test_upstream_results(const char *spec_path)
+{
+	char path[4096];
+	const char *slash = strrchr(spec_path, '/');
+	const struct upstream_run *u;
+	struct run run;
+
+	snprintf(path, sizeof(path), "%.*sfixtures/results-upstream.txt",
+		 slash ? (int)(slash - spec_path + 1) : 0, spec_path);
+	tap(!run_load(path, &run) && run.upstream_count == 2 &&
+	    run.n_upstream == 2, "upstream: %s loads, 2 programs", path);
+	u = &run.upstream[0];
+	tap(!strcmp(u->name, "mount_setattr_test") && u->exit == 0 &&
+	    u->ms == 4100 && u->n_out == 8 && run.upstream[1].exit == 1 &&
+	    run.upstream[1].n_out == 1,
+	    "upstream: each program's output, exit status and time");
+	n_cases = 0;
+	tap(judge_tap(u->out, u->n_out, DEF_UPSTREAM, "m:", keep_case) == 2 &&
+	    !strcmp(case_ids[0], "m:mount_setattr.basic") &&
+	    !strcmp(case_ids[1], "m:mount_setattr_idmapped.change_idmapping"),
+	    "upstream: TAP cases by name, a skipped one named by its RUN line");
+	run_free(&run);
+}
+
 /* A LAVA job's log: its cases, its result, the console and records in it. */
 static void test_lava_log(const char *spec_path)
 {
@@ -389,6 +428,7 @@ int main(int argc, char **argv)
 	test_results(argv[1]);
 	test_tool_results(argv[1]);
 	test_lava_log(argv[1]);
+	test_upstream_results(argv[1]);
 	test_cells();
 	test_judge();
 	test_phase_cells();
