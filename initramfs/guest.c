@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,6 +179,12 @@ int sysctl_write(const char *value)
 	return err;
 }
 
+/* A wait status as a shell's $?: the exit code, or 128 + the signal. */
+static int exit_code(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 int wait_child(pid_t pid)
 {
 	int status;
@@ -185,7 +192,23 @@ int wait_child(pid_t pid)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return exit_code(status);
+}
+
+int wait_child_within(pid_t pid, long ms)
+{
+	long start = now_ms();
+	int status = 0;
+
+	while (waitpid(pid, &status, WNOHANG) != pid) {
+		if (now_ms() - start > ms) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			return -1;
+		}
+		usleep(20000);
+	}
+	return exit_code(status);
 }
 
 /*

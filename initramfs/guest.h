@@ -74,6 +74,8 @@ void flag_names(int f, char *buf, size_t len);
 int landed_flags(const char *path);
 int global_pid(void);
 int wait_child(pid_t pid);
+/* The same, killing the child after @ms: then -1. */
+int wait_child_within(pid_t pid, long ms);
 pid_t fork_pipe(int *fd);
 void host_layout(int host);
 void enter_userns(void);

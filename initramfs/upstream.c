@@ -12,12 +12,10 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "guest.h"
@@ -29,8 +27,7 @@
 /* The program's exit status; -1 when it ran past the limit. */
 static int run_program(const char *path)
 {
-	long start = now_ms();
-	int status = 0, fd;
+	int fd;
 	pid_t pid;
 
 	fd = open(UPSTREAM_OUT, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -53,15 +50,7 @@ static int run_program(const char *path)
 		_exit(127);
 	}
 	close(fd);
-	while (waitpid(pid, &status, WNOHANG) != pid) {
-		if (now_ms() - start > UPSTREAM_TIMEOUT_MS) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			return -1;
-		}
-		usleep(20000);
-	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return wait_child_within(pid, UPSTREAM_TIMEOUT_MS);
 }
 
 static void report_output(const char *name)

@@ -14,16 +14,10 @@
 #include "runner.h"
 #include "tap.h"
 
-static void tap_sink(const char *def, const char *id, bool pass,
-		     const char *what)
-{
-	tap_case(def, id, pass, what);
-}
-
 /* The kselftest's own TAP, as the guest forwarded it. */
 static void check_selftest(const struct run *run)
 {
-	int cases = judge_selftest(run, tap_sink);
+	int cases = judge_selftest(run, tap_case);
 
 	tap(cases > 0 && run->selftest_exit == 0,
 	    "kselftest proc_sysfs_mount_flags: %d cases, exit status %d",
@@ -207,7 +201,7 @@ static void check_upstream(const struct run *run, int mode)
 		const struct upstream_run *u = &run->upstream[i];
 
 		snprintf(prefix, sizeof(prefix), "%s:", u->name);
-		judge_tap(u->out, u->n_out, DEF_UPSTREAM, prefix, tap_sink);
+		judge_tap(u->out, u->n_out, DEF_UPSTREAM, prefix, tap_case);
 		for (j = u->exit ? 0 : u->n_out; j < u->n_out; j++)
 			printf("#   %s: %s\n", u->name, u->out[j]);
 		tap(u->exit == 0, "upstream %s %s: exit %d in %.1f s%s",
@@ -221,7 +215,7 @@ static void check_scenarios(const struct spec *spec, const struct run *run,
 {
 	int i;
 
-	judge_scenarios(spec, run, mode, only, false, tap_sink);
+	judge_scenarios(spec, run, mode, only, false, tap_case);
 	for (i = 0; i < run->n; i++)
 		if (!spec_find(spec, run->res[i].name))
 			tap(false, "%s: the guest ran it, but tests/spec.md has no row for it",

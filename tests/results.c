@@ -151,13 +151,26 @@ static void rec_tool(struct run *run, const char *line)
 		run->n_tools++;
 }
 
+/*
+ * "<record> <name> <rest>": @name, and the offset of the rest in @line;
+ * 0 if the line has no name.
+ */
+static int name_and_rest(const char *line, char name[64])
+{
+	int off = 0;
+
+	if (sscanf(line, "%*s %63s %n", name, &off) != 1)
+		return 0;
+	return off;
+}
+
 static void rec_toolout(struct run *run, const char *line)
 {
 	struct tool_run *t;
 	char name[64];
-	int off = 0;
+	int off = name_and_rest(line, name);
 
-	if (sscanf(line, "toolout %63s %n", name, &off) != 1 || !off)
+	if (!off)
 		return;
 	t = find_tool(run, name);
 	if (t && t->n_out < TOOL_MAX_OUT)
@@ -220,9 +233,9 @@ static void rec_upstreamout(struct run *run, const char *line)
 {
 	struct upstream_run *u;
 	char name[64];
-	int off = 0;
+	int off = name_and_rest(line, name);
 
-	if (sscanf(line, "upstreamout %63s %n", name, &off) != 1 || !off)
+	if (!off)
 		return;
 	u = find_upstream(run, name);
 	if (u && u->n_out < UPSTREAM_MAX_OUT)
