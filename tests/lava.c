@@ -27,6 +27,7 @@
 
 #include "console.h"
 #include "judge_cases.h"
+#include "cpio.h"
 #include "lava.h"
 #include "qemu.h"
 #include "tap.h"
@@ -133,40 +134,6 @@ static void compare(const char *tag, const struct lava_log *lava,
 		    tag, defs[i], count_def(lava, defs[i]), count_def(run, defs[i]));
 }
 
-/* One file in a cpio "newc" archive, then its trailer. */
-static void cpio_entry(FILE *f, const char *name, int mode, const char *data,
-		       size_t len)
-{
-	size_t namesize = strlen(name) + 1;
-	static const char zeros[4];
-
-	fprintf(f, "070701%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X",
-		mode ? 1 : 0, mode, 0, 0, 1, 0, len, 0, 0, 0, 0, namesize, 0);
-	fwrite(name, 1, namesize, f);
-	fwrite(zeros, 1, (4 - (110 + namesize) % 4) % 4, f);
-	fwrite(data, 1, len, f);
-	fwrite(zeros, 1, (4 - len % 4) % 4, f);
-}
-
-/* The whole of @path, in a buffer the caller frees; NULL if unreadable. */
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t cap = 0, n;
-
-	*len = 0;
-	if (!f)
-		return NULL;
-	do {
-		buf = realloc(buf, cap += 1 << 20);
-		n = fread(buf + *len, 1, cap - *len, f);
-		*len += n;
-	} while (n && buf);
-	fclose(f);
-	return buf;
-}
-
 /*
  * A copy of the spec @path in @out with one cell broken on purpose: the
  * first scenario of the main boot that @mode allows, said to be refused.
@@ -212,20 +179,10 @@ static const char *break_spec(const char *path, int mode, const char *out)
 /* @initrd with a second archive appended that replaces /spec.md. */
 static int broken_initrd(const char *initrd, const char *spec, const char *out)
 {
-	size_t len, slen;
-	char *cpio = slurp(initrd, &len), *text = slurp(spec, &slen);
-	FILE *f = fopen(out, "w");
-	int ret = -1;
+	size_t len;
+	char *text = slurp(spec, &len);
+	int ret = text ? initrd_with_file(initrd, "spec.md", text, len, out) : -1;
 
-	if (cpio && text && f) {
-		fwrite(cpio, 1, len, f);
-		cpio_entry(f, "spec.md", 0100644, text, slen);
-		cpio_entry(f, "TRAILER!!!", 0, "", 0);
-		ret = 0;
-	}
-	if (f && fclose(f))
-		ret = -1;
-	free(cpio);
 	free(text);
 	return ret;
 }
