@@ -109,34 +109,73 @@ void flag_names(int f, char *buf, size_t len)
 	memmove(buf, buf + 1, strlen(buf));
 }
 
-/* F_* of the mount at @path, read from /proc/self/mountinfo. */
-int landed_flags(const char *path)
+int transient(int err)
+{
+	return err == ENOMEM || err == EAGAIN;
+}
+
+/* The F_* of one mountinfo line's mount options. */
+static int option_flags(char *opts)
+{
+	int flags = 0;
+	char *o, *save;
+
+	for (o = strtok_r(opts, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(o, "ro"))
+			flags |= F_RO;
+		else if (!strcmp(o, "nosuid"))
+			flags |= F_NOSUID;
+		else if (!strcmp(o, "nodev"))
+			flags |= F_NODEV;
+		else if (!strcmp(o, "noexec"))
+			flags |= F_NOEXEC;
+	}
+	return flags;
+}
+
+/* One read of mountinfo: 0, or -1 if it failed. */
+static int read_mounts_flags(const char *const *paths, int n, int *flags)
 {
 	char line[1024], mnt_point[256], opts[256];
 	FILE *f = fopen("/proc/self/mountinfo", "r");
-	int flags = -1;
+	int i, err;
 
+	for (i = 0; i < n; i++)
+		flags[i] = -1;
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		char *o;
-
 		if (sscanf(line, "%*d %*d %*s %*s %255s %255s", mnt_point,
-			   opts) != 2 || strcmp(mnt_point, path))
+			   opts) != 2)
 			continue;
-		flags = 0;	/* the last mount on @path is the top one */
-		for (o = strtok(opts, ","); o; o = strtok(NULL, ",")) {
-			if (!strcmp(o, "ro"))
-				flags |= F_RO;
-			else if (!strcmp(o, "nosuid"))
-				flags |= F_NOSUID;
-			else if (!strcmp(o, "nodev"))
-				flags |= F_NODEV;
-			else if (!strcmp(o, "noexec"))
-				flags |= F_NOEXEC;
-		}
+		/* The last mount on a path is the top one. */
+		for (i = 0; i < n; i++)
+			if (!strcmp(mnt_point, paths[i]))
+				flags[i] = option_flags(opts);
 	}
+	err = ferror(f);
 	fclose(f);
+	return err ? -1 : 0;
+}
+
+int mounts_flags(const char *const *paths, int n, int *flags)
+{
+	int i, ret = -1;
+
+	/*
+	 * Under fault injection the read itself may fail, and not always
+	 * with ENOMEM: read again, whatever the error.
+	 */
+	for (i = 0; i < RETRIES && ret; i++)
+		ret = read_mounts_flags(paths, n, flags);
+	return ret;
+}
+
+int landed_flags(const char *path)
+{
+	int flags;
+
+	mounts_flags(&path, 1, &flags);
 	return flags;
 }
 
@@ -158,9 +197,20 @@ int global_pid(void)
 
 static void write_proc(const char *path, const char *text)
 {
-	int fd = openat(procfd, path, O_WRONLY);
+	ssize_t len = strlen(text);
+	int i, fd = -1;
 
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+	for (i = 0; i < RETRIES; i++) {
+		fd = openat(procfd, path, O_WRONLY);
+		if (fd >= 0 && write(fd, text, len) == len)
+			break;
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+		if (!transient(errno))
+			break;
+	}
+	if (fd < 0)
 		die(path);
 	close(fd);
 }
@@ -252,26 +302,38 @@ void host_layout(int host)
 /*
  * Become root in new user, mount, pid and net namespaces, owned by the
  * caller's uid, and fork into the pid namespace.  Returns in the child;
- * the parent exits with the child's status.
+ * the parent exits with the child's status.  If the namespaces cannot be
+ * made, returns their errno, and nothing has changed.
  */
-void enter_userns(void)
+int try_enter_userns(void)
 {
 	char uid_map[64], gid_map[64];
-	pid_t pid;
+	pid_t pid = -1;
+	int i;
 
 	/* Outside the new namespace: inside, both are unmapped until set. */
 	snprintf(uid_map, sizeof(uid_map), "0 %d 1\n", geteuid());
 	snprintf(gid_map, sizeof(gid_map), "0 %d 1\n", getegid());
 	if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET))
-		die("unshare(user, mount, pid, net)");
+		return errno;
 	write_proc("self/uid_map", uid_map);
 	write_proc("self/setgroups", "deny");
 	write_proc("self/gid_map", gid_map);
-	pid = fork();
+	for (i = 0; i < RETRIES && pid < 0; i++)
+		if ((pid = fork()) < 0 && !transient(errno))
+			break;
 	if (pid < 0)
 		die("fork");
 	if (pid)
 		_exit(wait_child(pid));
+	return 0;
+}
+
+void enter_userns(void)
+{
+	errno = try_enter_userns();
+	if (errno)
+		die("unshare(user, mount, pid, net)");
 }
 
 /* Drop to an unprivileged uid, then nest @depth user namespaces. */

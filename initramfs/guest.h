@@ -50,6 +50,7 @@ struct op_req {
 	int flags;		/* F_* the operation asks for */
 	int visible;		/* change ops: F_* of the fresh mount */
 	int sub;		/* change ops: change a bind of a subdirectory */
+	int tolerant;		/* change ops: a failed set-up fails the op */
 	const char *value;	/* OP_SYSCTL: the value written */
 	/* change ops: called between the set-up and the change */
 	void (*between)(const void *ctx);
@@ -71,7 +72,18 @@ long now_ms(void);
 unsigned long ms_flags(int f);
 unsigned long attr_flags(int f);
 void flag_names(int f, char *buf, size_t len);
+/*
+ * Under fault injection (faults.c) an allocation may fail: what the guest
+ * needs to go on (reading mountinfo, a namespace's set-up, the marker's
+ * pipe, an unmount) is tried again up to RETRIES times, while the error is
+ * transient() where the error tells.
+ */
+#define RETRIES 1000
+int transient(int err);
+/* F_* of the mount at @path, read from /proc/self/mountinfo; -1: none */
 int landed_flags(const char *path);
+/* The same for @n paths at once, into @flags: 0, or -1 if unreadable. */
+int mounts_flags(const char *const *paths, int n, int *flags);
 int global_pid(void);
 int wait_child(pid_t pid);
 /* The same, killing the child after @ms: then -1. */
@@ -79,6 +91,8 @@ int wait_child_within(pid_t pid, long ms);
 pid_t fork_pipe(int *fd);
 void host_layout(int host);
 void enter_userns(void);
+/* The same, returning the errno if the namespaces cannot be made. */
+int try_enter_userns(void);
 void enter_container(int depth);
 /* Write @value to fs.proc_sysfs_mount_flags: 0 or the errno. */
 int sysctl_write(const char *value);
@@ -86,6 +100,7 @@ int sysctl_write(const char *value);
 /* ops.c: perform one operation; 0 or an errno, *where the mount changed */
 int do_op(enum op op, const struct op_req *r, const char **where);
 void undo_op(enum op op, int err, const char *where);
+void undo_all(void);
 const char *op_name(enum op op);
 const char *op_kernel_name(enum op op);
 int fresh_mount(const char *fs, const char *target, int f);
@@ -110,6 +125,20 @@ void count_warnings(const char *line);
 void pace_warnings(int need);
 void wait_fresh_ratelimit(void);
 
+/* faults.c: fault injection and kmemleak, for the stress and sequences */
+int faults_start(void);		/* 0, or -1 after an error record */
+int faults_on(void);
+void faults_end(void);		/* after every step */
+/* A step's processes asking to be marked for fault injection (or not). */
+struct marker {
+	int req[2], done[2];
+};
+void marker_open(struct marker *m);	/* before the fork */
+void marker_child(struct marker *m);	/* in the child, after it */
+void marker_ask(struct marker *m, int value);
+/* In the parent: answer until every child is gone or @deadline passes. */
+void marker_serve(struct marker *m, long deadline);
+
 /* kmsg.c: the kernel's log */
 const char *errno_name(int err);
 int kmsg_open_at_end(void);
@@ -125,5 +154,6 @@ void run_stress(void);
 void run_bench(void);
 void run_userspace(void);
 void run_upstream(void);
+void run_sequences(void);
 
 #endif

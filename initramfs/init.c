@@ -20,6 +20,7 @@
  *   end <status>
  */
 #define _GNU_SOURCE
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,12 +37,29 @@ static const struct {
 	{ "matrix", run_matrix },
 	{ "exhaustive", run_exhaustive },
 	{ "stress", run_stress },
+	{ "sequences", run_sequences },
 	{ "bench", run_bench },
 	{ "userspace", run_userspace },
 	{ "upstream", run_upstream },
 	/* Last: it raises the phase to enforce until the next boot. */
 	{ "selftest", run_selftest },
 };
+
+/* End the run before any step, with the reason as its end record. */
+static void __attribute__((noreturn, format(printf, 1, 2)))
+end_error(const char *fmt, ...)
+{
+	va_list ap;
+	char why[256];
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	report("end error %s\n", why);
+	sync();
+	reboot(RB_AUTOBOOT);
+	_exit(1);
+}
 
 /* Is @step in the comma list @list? */
 static int wanted(const char *list, const char *step)
@@ -88,14 +106,15 @@ int main(void)
 	if (!list)
 		list = "matrix,selftest";
 	bad = unknown_step(list);
-	if (bad) {
-		report("end error unknown step '%s' in PSMF_RUN=%s\n", bad, list);
-		sync();
-		reboot(RB_AUTOBOOT);
-	}
+	if (bad)
+		end_error("unknown step '%s' in PSMF_RUN=%s", bad, list);
+	/* PSMF_FAULTS: the stress and sequences steps under fault injection. */
+	if (getenv("PSMF_FAULTS") && faults_start())
+		end_error("fault injection not set up");
 	for (i = 0; i < ARRAY_SIZE(steps); i++)
 		if (wanted(list, steps[i].name))
 			steps[i].run();
+	faults_end();
 	report("end ok\n");
 	if (judge)
 		print_verdicts(judge, wanted(list, "matrix"),

@@ -75,27 +75,34 @@ static int op_fsmount(const struct op_req *r, const char **where)
 /*
  * A fresh mount with the visible flags (on a bind of a subdirectory if
  * asked), then whatever @r->between does (a raise of the phase), then the
- * caller's change of the flags.  Set-up is not under test: it dies.
+ * caller's change of the flags.  Set-up is not under test: it dies, unless
+ * @r->tolerant (under fault injection), when it fails as the operation.
  */
-static const char *change_setup(const struct op_req *r)
+static int change_setup(const struct op_req *r, const char **where)
 {
-	const char *where = TARGET;
-
-	if (fresh_mount(r->fs, TARGET, r->visible))
+	*where = TARGET;
+	if (fresh_mount(r->fs, TARGET, r->visible)) {
+		if (r->tolerant)
+			return -1;
 		die("fresh mount before the change");
+	}
 	if (r->sub) {
-		if (mount(subdir(r->fs), SUB_TARGET, NULL, MS_BIND, NULL))
+		if (mount(subdir(r->fs), SUB_TARGET, NULL, MS_BIND, NULL)) {
+			if (r->tolerant)
+				return -1;
 			die("bind of a subdirectory");
-		where = SUB_TARGET;
+		}
+		*where = SUB_TARGET;
 	}
 	if (r->between)
 		r->between(r->ctx);
-	return where;
+	return 0;
 }
 
 static int op_remount(const struct op_req *r, const char **where)
 {
-	*where = change_setup(r);
+	if (change_setup(r, where))
+		return -1;
 	return mount(NULL, *where, NULL, MS_REMOUNT | ms_flags(r->flags), NULL);
 }
 
@@ -107,13 +114,15 @@ static int bind_remount(const char *target, int f)
 
 static int op_bind_remount(const struct op_req *r, const char **where)
 {
-	*where = change_setup(r);
+	if (change_setup(r, where))
+		return -1;
 	return bind_remount(*where, r->flags);
 }
 
 static int op_setattr(const struct op_req *r, const char **where)
 {
-	*where = change_setup(r);
+	if (change_setup(r, where))
+		return -1;
 	return setattr_to(AT_FDCWD, *where, 0, r->flags);
 }
 
@@ -185,6 +194,26 @@ void undo_op(enum op op, int err, const char *where)
 		die("umount " SUB_TARGET);
 	if ((!err || is_change_op(op)) && umount2(TARGET, MNT_DETACH))
 		die("umount " TARGET);
+}
+
+/*
+ * Under fault injection: unmount whatever is left on the targets, however
+ * far the operation got, trying again when the unmount itself fails.
+ */
+void undo_all(void)
+{
+	static const char *const targets[] = { SUB_TARGET, TARGET };
+	size_t t;
+	int i;
+
+	for (t = 0; t < ARRAY_SIZE(targets); t++)
+		for (i = 0; i < RETRIES; i++)
+			if (umount2(targets[t], MNT_DETACH)) {
+				if (errno == EINVAL)
+					break;	/* nothing (more) mounted */
+				if (!transient(errno))
+					die("umount after a failed operation");
+			}
 }
 
 const char *op_name(enum op op)

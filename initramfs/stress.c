@@ -8,6 +8,10 @@
  *
  *   s <fs> <requested> <op> ret=<0|ENAME> flags=<landed|none> n=<count>
  *   stress-end workers=<n> ops=<n> ms=<n>
+ *
+ * Under fault injection (faults.c) each worker is marked once in its
+ * namespaces; an operation that fails reports the flags left where it
+ * worked (none: nothing mounted), which must be those before it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,9 +25,10 @@
 
 #define WORKERS 4
 #define SECONDS 3
-#define MAX_OUTCOMES 4
+#define MAX_OUTCOMES 6
 
 static const char *const fss[] = { "proc", "sysfs" };
+static struct marker marker;
 struct outcome {
 	int err, landed;
 	long n;
@@ -61,12 +66,19 @@ static void one_op(unsigned int *seed)
 	const struct op_req req = {
 		.fs = fss[fs], .flags = requested, .visible = F_EXEC,
 		.sub = is_change_op(op) && rand_r(seed) % 2,
+		.tolerant = faults_on(),
 	};
 	const char *where;
-	int err = do_op(op, &req, &where);
+	int err = do_op(op, &req, &where), landed = -1;
 
-	count(fs, requested, op, err, err ? -1 : landed_flags(where));
-	undo_op(op, err, where);
+	/* Under fault injection a failed operation shows what it left. */
+	if (!err || faults_on())
+		landed = landed_flags(where);
+	count(fs, requested, op, err, landed);
+	if (faults_on())
+		undo_all();
+	else
+		undo_op(op, err, where);
 }
 
 static void worker(int id)
@@ -78,6 +90,7 @@ static void worker(int id)
 
 	host_layout(F_EXEC);
 	enter_container(1);
+	marker_ask(&marker, 1);
 	while (now_ms() < end) {
 		one_op(&seed);
 		ops++;
@@ -112,13 +125,17 @@ void run_stress(void)
 	wait_fresh_ratelimit();
 	start = now_ms();
 	kmsg = kmsg_open_at_end();
+	marker_open(&marker);
 	for (i = 0; i < WORKERS; i++) {
 		pids[i] = fork();
 		if (pids[i] < 0)
 			die("fork");
-		if (pids[i] == 0)
+		if (pids[i] == 0) {
+			marker_child(&marker);
 			worker(i);
+		}
 	}
+	marker_serve(&marker, start + SECONDS * 1000 + 60000);
 	for (i = 0; i < WORKERS; i++)
 		if (wait_child(pids[i]))
 			failed++;

@@ -12,6 +12,7 @@
 #include "judge_cases.h"
 #include "model.h"
 #include "runner.h"
+#include "seq_check.h"
 #include "tap.h"
 
 /* The kselftest's own TAP, as the guest forwarded it. */
@@ -96,10 +97,23 @@ static void check_exhaustive(const struct run *run, int mode)
 }
 
 /* The stress run: every outcome against the model, and the throughput. */
-static void check_stress(const struct run *run, int mode)
+/*
+ * Under fault injection an operation may fail for want of memory: then it
+ * must have left nothing mounted, or (a change) the mount as set up.
+ */
+static bool injected_failure(const struct scase *c, int op, int visible)
+{
+	bool change = op == MOP_REMOUNT || op == MOP_BIND_REMOUNT ||
+		      op == MOP_SETATTR;
+
+	return !strcmp(c->ret, "ENOMEM") &&
+	       (c->flags == -1 || (change && c->flags == visible));
+}
+
+static void check_stress(const struct run *run, int mode, bool faults)
 {
 	const int visible = F_NOSUID | F_NODEV | F_NOEXEC;
-	long agree = 0, total = 0;
+	long agree = 0, total = 0, injected = 0;
 	int i, shown = 0;
 
 	for (i = 0; i < run->n_s; i++) {
@@ -113,6 +127,10 @@ static void check_stress(const struct run *run, int mode)
 				  !strcmp(c->fs, "sysfs"));
 			ok = m.err ? !strcmp(c->ret, m.err) :
 				     !strcmp(c->ret, "0") && c->flags == m.landed;
+			if (!ok && faults && injected_failure(c, op, visible)) {
+				ok = true;
+				injected += c->n;
+			}
 		}
 		total += c->n;
 		if (ok) {
@@ -135,6 +153,10 @@ static void check_stress(const struct run *run, int mode)
 	    "stress %s: %ld operations, %ld disagreements with the model, %.0f ops/s",
 	    all_modes[mode], total, total - agree,
 	    run->s_ms > 0 ? total * 1000.0 / run->s_ms : 0.0);
+	if (faults)
+		tap(injected > 0,
+		    "stress %s: %ld operations failed by injected failures, each with ENOMEM and nothing changed",
+		    all_modes[mode], injected);
 	check_sampled_warnings("stress", mode, run->s_warnings, run->s_ms);
 }
 
@@ -210,6 +232,70 @@ static void check_upstream(const struct run *run, int mode)
 	}
 }
 
+/*
+ * The debug variants under fault injection (PSMF_FAULTS): set up, failures
+ * injected, and no leak in the whole run.  The steps check that each
+ * failure changed nothing.
+ */
+static void check_faults(const char *results, const struct run *run,
+			 bool faults)
+{
+	char line[512];
+	FILE *f;
+
+	if (!faults) {
+		tap(!run->faults, "no fault injection asked, none set up");
+		return;
+	}
+	tap(run->faults && !run->fault_errors,
+	    "fault injection set up (failslab, fail_page_alloc, kmemleak; %d errors)",
+	    run->fault_errors);
+	tap(run->slab_hits + run->page_hits > 0,
+	    "fault injection: %ld slab and %ld page allocation failures injected",
+	    run->slab_hits, run->page_hits);
+	f = fopen(results, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "kmemleak-line ", 14) ||
+		    !strncmp(line, "faults error ", 13))
+			printf("# %s", line);
+	if (f)
+		fclose(f);
+	tap(run->leaks == 0, "kmemleak: %d unreferenced objects after the run",
+	    run->leaks);
+}
+
+/*
+ * The sequences: as many operations as asked, each checked on the model
+ * with no disagreement; every disagreement shown with its reproducer.
+ */
+static void check_sequences(const char *results, int mode, long want,
+			    bool faults)
+{
+	struct seq_tally t;
+	int i;
+
+	if (seq_check_file(results, mode, SEQ_TRUE, &t, NULL, NULL))
+		memset(&t, 0, sizeof(t));
+	tap(t.ended && t.seqs == t.end_seqs && t.records == t.end_ops &&
+	    t.records >= want,
+	    "sequences %s: the guest ran %d sequences of %ld operations (seed %lu, at least %ld asked), the host read %d and %ld",
+	    all_modes[mode], t.end_seqs, t.end_ops, t.seed, want, t.seqs,
+	    t.records);
+	tap(t.seqs > 0 && !t.bad_exits,
+	    "sequences %s: every sequence's process exited 0 (%d did not)",
+	    all_modes[mode], t.bad_exits);
+	for (i = 0; i < t.n_kept; i++)
+		seq_print_failure(&t.kept[i], all_modes[mode]);
+	tap(t.ops > 0 && !t.disagreements,
+	    "sequences %s: %ld operations checked on the model, %d disagreements, %.0f operations/s",
+	    all_modes[mode], t.ops, t.disagreements,
+	    t.ms ? t.records * 1000.0 / t.ms : 0.0);
+	if (faults)
+		tap(t.injected > 0,
+		    "sequences %s: %ld operations failed by injected failures, each with ENOMEM and no mount's flags changed",
+		    all_modes[mode], t.injected);
+}
+
 static void check_scenarios(const struct spec *spec, const struct run *run,
 			    int mode, const char *only)
 {
@@ -253,13 +339,18 @@ void judge_variant(const struct opts *o, const struct spec *spec, int mode,
 	if (wants(o->steps, "exhaustive"))
 		check_exhaustive(&run, mode);
 	if (wants(o->steps, "stress"))
-		check_stress(&run, mode);
+		check_stress(&run, mode, o->faults);
 	if (wants(o->steps, "bench"))
 		check_bench(&run, mode);
 	if (wants(o->steps, "userspace"))
 		check_userspace(&run, mode);
 	if (wants(o->steps, "upstream"))
 		check_upstream(&run, mode);
+	check_faults(results, &run, o->faults);
+	if (wants(o->steps, "sequences"))
+		check_sequences(results, mode,
+				o->seq_ops ? o->seq_ops : SEQ_OPS_DEFAULT,
+				o->faults);
 	run_free(&run);
 	lines_free(&con);
 }

@@ -19,13 +19,20 @@
 void command_line(const struct opts *o, const char *scenario,
 		  const char *extra, char *buf, size_t len)
 {
-	snprintf(buf, len,
+	size_t n;
+
+	n = snprintf(buf, len,
 		 "console=ttyS0 panic=-1 oops=panic tsc=unstable%s%s%s%s PSMF_RUN=%s%s%s%s",
 		 o->boot_phase ? " proc_sysfs_mount_flags=" : "",
 		 o->boot_phase ? o->boot_phase : "", extra ? " " : "",
 		 extra ? extra : "", extra ? "matrix" : o->steps,
 		 scenario ? " PSMF_SCENARIO=" : "", scenario ? scenario : "",
 		 extra ? " PSMF_ALONE=1" : "");
+	if (o->seq_ops && n < len)
+		n += snprintf(buf + n, len - n, " PSMF_SEQ_OPS=%ld", o->seq_ops);
+	/* Not in the boots of their own: they run matrix scenarios only. */
+	if (o->faults && !extra && n < len)
+		snprintf(buf + n, len - n, " PSMF_FAULTS=1");
 }
 
 /*

@@ -281,6 +281,22 @@ static void rec_wall(struct run *run, const char *line)
 	run->wall_ms = atol(line + 13);
 }
 
+static void rec_faults(struct run *run, const char *line)
+{
+	if (!strncmp(line, "faults on ", 10))
+		run->faults = true;
+	else if (!strncmp(line, "faults error ", 13))
+		run->fault_errors++;
+	else
+		sscanf(line, "faults hits slab=%ld page=%ld", &run->slab_hits,
+		       &run->page_hits);
+}
+
+static void rec_kmemleak(struct run *run, const char *line)
+{
+	sscanf(line, "kmemleak leaks=%d", &run->leaks);
+}
+
 /* Each record by the start of its line; the first match wins. */
 static const struct {
 	const char *prefix;
@@ -307,6 +323,8 @@ static const struct {
 	{ "selftest ", rec_selftest },
 	{ "end ", rec_end },
 	{ "host wall_ms=", rec_wall },
+	{ "faults ", rec_faults },
+	{ "kmemleak leaks=", rec_kmemleak },
 };
 
 static void parse_record(struct run *run, const char *line)
@@ -345,6 +363,8 @@ int run_load(const char *path, struct run *run)
 	run->x_ms = -1;
 	run->s_ms = -1;
 	run->upstream_count = -1;
+	run->slab_hits = run->page_hits = -1;
+	run->leaks = -1;
 	snprintf(run->end, sizeof(run->end), "the guest never reported its end");
 	if (!f)
 		return -1;

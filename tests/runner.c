@@ -13,6 +13,8 @@
  *   runner lava-log  a LAVA job's log as records and console (lava.c)
  *   runner upstream  the kernel's own selftests: every phase as legacy
  *                  (upstream_cross.c)
+ *   runner shrink  the shortest sequence that still disagrees with the
+ *                  model (shrink.c)
  *
  * This file parses the options; runner.h names the other pieces.
  */
@@ -37,7 +39,7 @@ void usage(void)
 		"usage: runner boot --mode MODE --kernel BZIMAGE --initrd CPIO --spec SPEC --dir DIR\n"
 		"                   [--results FILE] [--console FILE] [--tag NAME]\n"
 		"                   [--accel tcg|kvm] [--timeout S] [--run STEPS] [--scenario NAME]\n"
-		"                   [--smp N] [--memory MB] [--icount]\n"
+		"                   [--smp N] [--memory MB] [--icount] [--seq-ops N] [--faults]\n"
 		"                   [--boot-phase MODE]  (proc_sysfs_mount_flags=MODE: judged as MODE)\n"
 		"       runner check --mode MODE --spec SPEC --results FILE [--console FILE]\n"
 		"       runner cross --spec SPEC --dir OUTDIR RUN=FILE...\n"
@@ -51,8 +53,10 @@ void usage(void)
 		"       runner lava-validate --dir JOBSDIR\n"
 		"       runner lava-log --job LOG --results FILE --console FILE\n"
 		"       runner upstream upstream-MODE=FILE...\n"
+		"       runner shrink --mode MODE --kernel BZIMAGE --initrd CPIO --dir DIR\n"
+		"                   --results FILE [--mutate none|nest-locks-nothing] [--timeout S]\n"
 		"MODE is one of %s; STEPS a comma list of matrix, selftest,\n"
-		"exhaustive, stress, bench, userspace (default matrix,selftest).\n"
+		"exhaustive, stress, sequences, bench, userspace, upstream (default matrix,selftest).\n"
 		"RUN names the meson test that wrote FILE: MODE (the matrix), MODE-as-MODE\n"
 		"(a boot override), userspace-MODE or upstream-MODE.\n", modes);
 	exit(2);
@@ -101,7 +105,8 @@ int main(int argc, char **argv)
 		{ "tag", 1, 0, 'T' }, { "icount", 0, 0, 'I' },
 		{ "boot-phase", 1, 0, 'B' }, { "modes", 1, 0, 'O' },
 		{ "url", 1, 0, 'U' }, { "job", 1, 0, 'J' },
-		{ "expect", 1, 0, 'E' },
+		{ "expect", 1, 0, 'E' }, { "seq-ops", 1, 0, 'Q' },
+		{ "mutate", 1, 0, 'X' }, { "faults", 0, 0, 'F' },
 		{ 0 }
 	};
 	struct opts o = {
@@ -117,6 +122,7 @@ int main(int argc, char **argv)
 		{ "mutate", cmd_mutate }, { "lava-jobs", cmd_lava_jobs },
 		{ "lava", cmd_lava }, { "lava-validate", cmd_lava_validate },
 		{ "lava-log", cmd_lava_log }, { "upstream", cmd_upstream },
+		{ "shrink", cmd_shrink },
 	};
 	const char *cmd;
 	int c;
@@ -147,6 +153,9 @@ int main(int argc, char **argv)
 		case 'U': o.url = optarg; break;
 		case 'J': o.job = optarg; break;
 		case 'E': o.expect = optarg; break;
+		case 'Q': o.seq_ops = atol(optarg); break;
+		case 'X': o.mutate = optarg; break;
+		case 'F': o.faults = true; break;
 		default: usage();
 		}
 	}

@@ -34,6 +34,9 @@ struct opts {
 	const char *url;	/* lava-jobs: where a lab fetches the files */
 	const char *job, *expect;	/* lava: the job, what it must give */
 	int timeout, smp, memory;
+	long seq_ops;	/* sequences: operations the guest must run */
+	const char *mutate;	/* shrink: the model's rule broken on purpose */
+	bool faults;	/* stress and sequences under fault injection; kmemleak */
 	bool icount;	/* guest time counts instructions: for benchmarks */
 	struct inputs in;
 };
@@ -65,5 +68,6 @@ int cmd_lava(const struct opts *o);
 int cmd_lava_validate(const struct opts *o);
 int cmd_lava_log(const struct opts *o);
 int cmd_upstream(const struct opts *o);
+int cmd_shrink(const struct opts *o);
 
 #endif

@@ -144,6 +144,11 @@ struct run {
 		char label[32];
 		long ops, ms;
 	} bench[MAX_BENCH];	/* the mount-path benchmark */
+	/* Fault injection and kmemleak (PSMF_FAULTS) */
+	bool faults;		/* "faults on" */
+	int fault_errors;	/* "faults error" records */
+	long slab_hits, page_hits;	/* failures injected; -1: no record */
+	int leaks;		/* kmemleak's unreferenced objects; -1: no scan */
 };
 
 /* A judgement: whether the observation matches the cell, and why not. */

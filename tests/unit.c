@@ -5,6 +5,7 @@
  * known-bad input too, so that a checker that passes everything fails here.
  * TAP on stdout.
  */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "lava.h"
 #include "model.h"
 #include "scenario_table.h"
+#include "seq_model.h"
 #include "report.h"
 #include "spec.h"
 #include "tap.h"
@@ -412,6 +414,75 @@ static void test_lava_log(const char *spec_path)
 	unlink(alone);
 }
 
+/*
+ * The sequence model on hand-written sequences: each expectation is
+ * worked out from the rule it names (tests/seq_model.c), not taken from a
+ * kernel run.
+ */
+static void test_seq_model(void)
+{
+	static const struct {
+		int phase, host;
+		const char *ops, *want, *rule;
+	} cases[] = {
+		{ PHASE_LEGACY, 0xe, "bind 4 0 root one;bindremount 0 0",
+		  "EPERM m=e---ee", "N2, N3: a bind keeps the host's locks" },
+		{ PHASE_ENFORCE, 0xe, "mount proc 0 0", "EPERM m=----ee", "R1" },
+		{ PHASE_IMPLICIT, 0xe, "mount proc 0 0", "0 m=e---ee", "R5" },
+		{ PHASE_WARN, 0xe, "mount proc 0 0;bindremount 0 0",
+		  "0 m=0---ee", "R1, R3: warn allows" },
+		{ PHASE_IMPLICIT, 0xe, "mount sysfs 0 e;bindremount 0 0",
+		  "0 m=e---ee", "R5: a remount keeps the marked flags" },
+		{ PHASE_IMPLICIT, 0xe, "mount sysfs 0 e;setattr 0 0 e one",
+		  "EPERM m=e---ee", "R5: an explicit clear is refused" },
+		{ PHASE_LEGACY, 0x0, "mount proc 0 0;nest;umount 0",
+		  "EINVAL m=0---00", "N3: the copy locks the mount" },
+		{ PHASE_LEGACY, 0x0, "mount proc 0 0;unshare;umount 0",
+		  "0 m=----00", "N3: a copy in the same user namespace does not" },
+		{ PHASE_ENFORCE, 0xf, "mount proc 0 e", "EPERM m=----ff", "R4" },
+		{ PHASE_LEGACY, 0x0, "mount sysfs 0 0;remount 0 0",
+		  "EPERM m=0---00", "K2" },
+		{ PHASE_LEGACY, 0x0, "mount proc 0 0;remount 0 1",
+		  "0 m=1---00", "N5: proc's own superblock" },
+		{ PHASE_LEGACY, 0x0, "mount proc 0 0;nest;remount 0 0",
+		  "EPERM m=0---00", "N5: owned by the parent user namespace" },
+		{ PHASE_LEGACY, 0x0, "mount proc 0 1;bindremount 0 0;mount proc 1 0;umount 1;bind 0 1 root one;nest;mount proc 2 0",
+		  "0 m=000-00", "N1: the host's /proc still allows it" },
+		{ PHASE_LEGACY, 0x0, "mount proc 0 0;move 0 3;umount 3",
+		  "0 m=----00", "move and umount of a mount of our own" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char ops[256], got[64], flags[SEQ_MOUNTS + 1], text[80];
+		struct seq_state s;
+		struct seq_result r = { 0 };
+		struct seq_op op;
+		char *p, *save;
+		int ok = 1;
+
+		snprintf(ops, sizeof(ops), "%s", cases[i].ops);
+		seq_init(&s, cases[i].phase, cases[i].host, SEQ_TRUE);
+		for (p = strtok_r(ops, ";", &save); p;
+		     p = strtok_r(NULL, ";", &save)) {
+			ok = ok && !seq_op_parse(p, &op) && seq_valid(&s, &op) &&
+			     !strcmp(seq_op_format(&op, text, sizeof(text)), p);
+			r = seq_apply(&s, &op);
+		}
+		seq_flags_format(r.flags, flags);
+		snprintf(got, sizeof(got), "%s m=%s",
+			 r.err ? strerrorname_np(r.err) : "0", flags);
+		tap(ok && !strcmp(got, cases[i].want),
+		    "seq model %s, host %x: %s gives %s (%s; got %s)",
+		    all_modes[cases[i].phase], cases[i].host, cases[i].ops,
+		    cases[i].want, cases[i].rule, got);
+	}
+	tap(seq_op_parse("mount ext4 0 0", &(struct seq_op){ 0 }) &&
+	    seq_op_parse("setattr 0 1 1 one", &(struct seq_op){ 0 }) &&
+	    seq_op_parse("umount 4", &(struct seq_op){ 0 }),
+	    "seq ops: an unknown filesystem, overlapping set and clear, and umount of the host's /proc are no operations");
+}
+
 int main(int argc, char **argv)
 {
 	static struct spec spec;
@@ -435,5 +506,6 @@ int main(int argc, char **argv)
 	test_judge_phase();
 	test_splats();
 	test_model();
+	test_seq_model();
 	return tap_end();
 }

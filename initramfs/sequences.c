@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sequences: seeded random sequences of mount operations by root of a
+ * user namespace over a small mount tree, the host's /proc and /sys and
+ * SEQ_SLOTS empty mount points /seq/N (tests/seq_op.h).  After every
+ * operation the guest reports what it returned and the flags of every
+ * mount; the host replays the sequence on its model (tests/seq_model.c).
+ * The last RAISING_SEQS sequences raise the phase half-way (the sysctl,
+ * through a helper that stays root of the host): the raise lasts for the
+ * rest of the boot.
+ *
+ * The guest chooses each operation from what it saw (which slots hold a
+ * mount), never from what it expects.  With /seq-replay in the initramfs
+ * (the shrinker's candidates, one per line "r ID HOST OP;OP;...") it runs
+ * those sequences as they are written instead.
+ *
+ *   qs <id> host=<F_* of the host's /proc and /sys, hex>
+ *   q <id> <n> <operation> ret=<0|ENAME> m=<flags of every mount>
+ *   qe <id> exit=<status> ms=<n>
+ *   sequences-end seed=<n> seqs=<n> ops=<n> failed=<n> ms=<n>
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "guest.h"
+#include "../tests/seq_op.h"
+
+#define REPLAY "/seq-replay"
+#define SEQ_LEN 40
+#define SEQ_LIMIT_MS 60000
+/* The last sequences of a run raise the phase half-way: it stays raised. */
+#define RAISING_SEQS 20
+
+static const char *const paths[SEQ_MOUNTS] = {
+	"/seq/0", "/seq/1", "/seq/2", "/seq/3", "/proc", "/sys",
+};
+_Static_assert(SEQ_SLOTS == 4, "one path per slot");
+
+/*
+ * Under fault injection (faults.c) each sequence's process asks to be
+ * marked once its set-up is done.  A raise is asked for unmarked, and a
+ * nested user namespace is made unmarked: failures in making its pid and
+ * net namespaces are not the mount path's, and 6.1 leaks and dumps stacks
+ * there (sysfs_slab_add() keeps a kobject's name when it fails).
+ */
+static struct marker marker;
+
+/* What the guest saw: which fs each mount is, and whether it is a root. */
+struct seen {
+	int fs[SEQ_MOUNTS];	/* 0 proc, 1 sysfs, -1 no mount */
+	int sub[SEQ_MOUNTS];	/* a bind of a subdirectory */
+	int depth;
+	struct raiser raiser;	/* root of the host, for SQ_RAISE */
+};
+
+static void source_path(const struct seen *s, const struct seq_op *op,
+			char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", paths[op->src],
+		 !op->sub ? "" : s->fs[op->src] ? "/kernel" : "/sys");
+}
+
+static int clone_to(const char *src, const char *dst, int rec)
+{
+	int fd = open_tree(AT_FDCWD, src, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+			   (rec ? AT_RECURSIVE : 0));
+	int ret;
+
+	if (fd < 0)
+		return -1;
+	ret = move_mount(fd, "", AT_FDCWD, dst, MOVE_MOUNT_F_EMPTY_PATH);
+	close(fd);
+	return ret;
+}
+
+static int setattr(const struct seq_op *op)
+{
+	struct mount_attr attr = {
+		.attr_set = attr_flags(op->set),
+		.attr_clr = attr_flags(op->clr),
+	};
+
+	return mount_setattr(AT_FDCWD, paths[op->dst],
+			     op->rec ? AT_RECURSIVE : 0, &attr, sizeof(attr));
+}
+
+/* Perform @op: 0 or the errno. */
+static int perform(struct seen *s, const struct seq_op *op)
+{
+	const char *dst = paths[op->dst];
+	char src[64];
+	int ret = -1, err;
+
+	source_path(s, op, src, sizeof(src));
+	switch (op->kind) {
+	case SQ_MOUNT:
+		ret = fresh_mount(seq_fs_name[op->fs], dst, op->flags);
+		break;
+	case SQ_BIND:
+		ret = mount(src, dst, NULL, MS_BIND | (op->rec ? MS_REC : 0),
+			    NULL);
+		break;
+	case SQ_CLONE:
+		ret = clone_to(src, dst, op->rec);
+		break;
+	case SQ_MOVE:
+		ret = move_mount(AT_FDCWD, paths[op->src], AT_FDCWD, dst, 0);
+		break;
+	case SQ_UMOUNT:
+		ret = umount2(dst, 0);
+		break;
+	case SQ_REMOUNT:
+		ret = mount(NULL, dst, NULL, MS_REMOUNT | ms_flags(op->flags),
+			    NULL);
+		break;
+	case SQ_BINDREMOUNT:
+		ret = mount(NULL, dst, NULL,
+			    MS_REMOUNT | MS_BIND | ms_flags(op->flags), NULL);
+		break;
+	case SQ_SETATTR:
+		ret = setattr(op);
+		break;
+	case SQ_UNSHARE:
+		ret = unshare(CLONE_NEWNS);
+		break;
+	case SQ_NEST:
+		marker_ask(&marker, 0);
+		err = try_enter_userns();
+		marker_ask(&marker, 1);		/* in the new process, or the same */
+		s->depth += !err;
+		errno = err;
+		ret = err ? -1 : 0;
+		break;
+	case SQ_RAISE:
+		/* Its pipes are not the mount path: unmarked, as a nest. */
+		marker_ask(&marker, 0);
+		err = raise_phase(&s->raiser, seq_phase_name[op->phase]);
+		marker_ask(&marker, 1);
+		errno = err;
+		ret = err ? -1 : 0;
+		break;
+	default:
+		errno = EINVAL;
+	}
+	return ret ? errno : 0;
+}
+
+/* Keep the guest's own view of the tree after @op returned @err. */
+static void follow(struct seen *s, const struct seq_op *op, int err)
+{
+	if (err)
+		return;
+	switch (op->kind) {
+	case SQ_MOUNT:
+		s->fs[op->dst] = op->fs;
+		s->sub[op->dst] = 0;
+		break;
+	case SQ_BIND:
+	case SQ_CLONE:
+		s->fs[op->dst] = s->fs[op->src];
+		s->sub[op->dst] = s->sub[op->src] || op->sub;
+		break;
+	case SQ_MOVE:
+		s->fs[op->dst] = s->fs[op->src];
+		s->sub[op->dst] = s->sub[op->src];
+		s->fs[op->src] = -1;
+		break;
+	case SQ_UMOUNT:
+		s->fs[op->dst] = -1;
+		break;
+	default:
+		break;
+	}
+}
+
+static int pick(unsigned int *seed, const struct seen *s, int free_slot)
+{
+	int i, n = 0, c[SEQ_MOUNTS];
+
+	for (i = 0; i < SEQ_MOUNTS; i++)
+		if (free_slot ? i < SEQ_SLOTS && s->fs[i] < 0 : s->fs[i] >= 0)
+			c[n++] = i;
+	return n ? c[rand_r(seed) % n] : -1;
+}
+
+static int pick_slot(unsigned int *seed, const struct seen *s)
+{
+	int i, n = 0, c[SEQ_SLOTS];
+
+	for (i = 0; i < SEQ_SLOTS; i++)
+		if (s->fs[i] >= 0)
+			c[n++] = i;
+	return n ? c[rand_r(seed) % n] : -1;
+}
+
+/* Weights of the kinds, in enum seq_kind's order. */
+static const int weight[SQ_KINDS] = { 20, 12, 8, 6, 10, 8, 12, 16, 4, 4 };
+
+/* A random operation that the tree, as seen, allows: 0, or -1 to retry. */
+static int choose(unsigned int *seed, const struct seen *s, struct seq_op *op)
+{
+	int w = rand_r(seed) % 100, k = 0;
+
+	while (w >= weight[k])
+		w -= weight[k++];
+	memset(op, 0, sizeof(*op));
+	op->kind = k;
+	op->flags = rand_r(seed) % 16;
+	op->fs = rand_r(seed) % 2;
+	op->sub = rand_r(seed) % 4 == 0;
+	op->rec = rand_r(seed) % 2;
+	op->set = rand_r(seed) % 16;
+	op->clr = rand_r(seed) % 16 & ~op->set;
+	op->src = pick(seed, s, 0);
+	op->dst = pick(seed, s, 1);
+	switch (op->kind) {
+	case SQ_MOUNT:
+		return op->dst < 0 ? -1 : 0;
+	case SQ_BIND:
+	case SQ_CLONE:
+		/* A subdirectory of a root only: sys of proc, kernel of sysfs. */
+		op->sub = op->sub && !s->sub[op->src];
+		return op->dst < 0 ? -1 : 0;
+	case SQ_MOVE:
+		op->src = pick_slot(seed, s);
+		return op->src < 0 || op->dst < 0 ? -1 : 0;
+	case SQ_UMOUNT:
+		op->dst = pick_slot(seed, s);
+		return op->dst < 0 ? -1 : 0;
+	case SQ_REMOUNT:
+	case SQ_BINDREMOUNT:
+	case SQ_SETATTR:
+		op->dst = op->src;
+		return 0;
+	case SQ_NEST:
+		return s->depth < SEQ_MAX_DEPTH ? 0 : -1;
+	default:
+		return 0;
+	}
+}
+
+static void run_op(int id, int n, struct seen *s, const struct seq_op *op)
+{
+	char text[64], flags[SEQ_MOUNTS + 1];
+	int err = perform(s, op), m[SEQ_MOUNTS];
+
+	follow(s, op, err);
+	mounts_flags(paths, SEQ_MOUNTS, m);
+	seq_flags_format(m, flags);
+	report("q %d %d %s ret=%s m=%s\n", id, n, seq_op_format(op, text,
+	       sizeof(text)), err ? errno_name(err) : "0", flags);
+}
+
+/*
+ * In the sequence's own process: a helper that stays root of the host,
+ * the host's layout, then a container.
+ */
+static void enter(int id, int host, int raising, struct seen *s)
+{
+	int i;
+
+	report("qs %d host=%x\n", id, host);
+	if (raising)
+		raiser_start(&s->raiser);
+	host_layout(host);
+	enter_container(1);
+	for (i = 0; i < SEQ_MOUNTS; i++)
+		s->fs[i] = i == SEQ_HOST_PROC ? 0 : i == SEQ_HOST_SYS ? 1 : -1;
+	memset(s->sub, 0, sizeof(s->sub));
+	s->depth = 1;
+	marker_ask(&marker, 1);
+}
+
+/*
+ * @raising: 0, or 1 + the place of the sequence among the raising ones,
+ * which raise to each phase in turn, loosest first.
+ */
+static void random_sequence(int id, unsigned int seed, int raising)
+{
+	struct seen s;
+	struct seq_op op;
+	int n = 0;
+
+	enter(id, rand_r(&seed) % 16, raising, &s);
+	while (n < SEQ_LEN) {
+		if (raising && n == SEQ_LEN / 2) {
+			op = (struct seq_op){ .kind = SQ_RAISE,
+				.phase = (raising - 1) * seq_phases / RAISING_SEQS };
+			run_op(id, n++, &s, &op);
+		}
+		if (!choose(&seed, &s, &op))
+			run_op(id, n++, &s, &op);
+	}
+	_exit(0);
+}
+
+/* One line of the replay file: "r ID HOST OP;OP;..." */
+static void replay_sequence(char *line)
+{
+	struct seq_op op;
+	struct seen s;
+	int id, host, off = 0, n = 0;
+	char *p, *save;
+
+	if (sscanf(line, "r %d %x %n", &id, &host, &off) != 2 || !off)
+		die("a line of " REPLAY);
+	enter(id, host, strstr(line, "raise") != NULL, &s);
+	for (p = strtok_r(line + off, ";\n", &save); p;
+	     p = strtok_r(NULL, ";\n", &save)) {
+		if (seq_op_parse(p, &op))
+			die("an operation of " REPLAY);
+		run_op(id, n++, &s, &op);
+	}
+	_exit(0);
+}
+
+/* Run one sequence in a process of its own; its exit status. */
+static int one(int id, char *replay, unsigned int seed, int raising)
+{
+	long start = now_ms();
+	int status;
+	pid_t pid;
+
+	marker_open(&marker);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		marker_child(&marker);
+		if (replay)
+			replay_sequence(replay);
+		random_sequence(id, seed, raising);
+	}
+	marker_serve(&marker, start + SEQ_LIMIT_MS);
+	status = wait_child_within(pid, start + SEQ_LIMIT_MS - now_ms());
+	report("qe %d exit=%d ms=%ld\n", id, status, now_ms() - start);
+	return status;
+}
+
+static unsigned long env_number(const char *name, unsigned long def)
+{
+	const char *v = getenv(name);
+
+	return v ? strtoul(v, NULL, 10) : def;
+}
+
+void run_sequences(void)
+{
+	unsigned long seed = env_number("PSMF_SEQ_SEED", 1);
+	unsigned long ops = env_number("PSMF_SEQ_OPS", SEQ_OPS_DEFAULT);
+	FILE *replay = fopen(REPLAY, "r");
+	long start = now_ms();
+	int id = 0, failed = 0, i;
+	char line[4096];
+
+	mkdir("/seq", 0755);
+	for (i = 0; i < SEQ_SLOTS; i++)
+		mkdir(paths[i], 0755);
+	if (replay) {
+		while (fgets(line, sizeof(line), replay))
+			failed += one(id++, line, 0, 0) != 0;
+		fclose(replay);
+	} else {
+		int seqs = (ops + SEQ_LEN - 1) / SEQ_LEN;
+
+		for (id = 0; id < seqs; id++)
+			failed += one(id, NULL, seed * 1000003u + id,
+				      id >= seqs - RAISING_SEQS ?
+				      id - (seqs - RAISING_SEQS) + 1 : 0) != 0;
+	}
+	report("sequences-end seed=%lu seqs=%d ops=%lu failed=%d ms=%ld\n",
+	       seed, id, replay ? 0 : (unsigned long)id * SEQ_LEN, failed,
+	       now_ms() - start);
+}

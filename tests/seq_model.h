@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The model of a mount tree under a sequence of operations (issue
+ * "reliability"): the mounts of tests/seq_op.h with their flags, the
+ * locks and warn marks the kernel keeps on them but does not show, their
+ * superblocks, and the user namespace the sequence runs in.  Written from
+ * the behaviour table (tests/model.c's rules) and the kernel's documented
+ * rules of mount namespaces, never from the kernel's output.
+ */
+#ifndef SEQ_MODEL_H
+#define SEQ_MODEL_H
+
+#include "seq_op.h"
+
+#define SEQ_MAX_SB 64
+
+/* A rule that the shrinker test breaks on purpose (none: SEQ_TRUE). */
+enum seq_mutation {
+	SEQ_TRUE,
+	SEQ_NEST_LOCKS_NOTHING,	/* a nested user namespace's copy locks nothing */
+};
+
+struct seq_mount {
+	int present;
+	int fs;		/* 0 proc, 1 sysfs */
+	int whole;	/* its root is its superblock's root */
+	int sb;
+	int flags;	/* F_*, as mountinfo shows them */
+	int locks;	/* F_* that may not be cleared (MNT_LOCK_*) */
+	int marks;	/* exec F_* that warn or lock (MNT_WARN_*) */
+	int locked;	/* MNT_LOCKED: may not be unmounted or moved */
+	long order;	/* place in the namespace's list of mounts */
+	long attach;	/* when it was attached where it is */
+};
+
+struct seq_sb {
+	int ro;
+	int owner;	/* depth of the user namespace that owns it; 0 initial */
+	int refs;	/* mounts that hold it, in any namespace */
+};
+
+struct seq_state {
+	int phase;	/* enum phase of spec.h */
+	enum seq_mutation mutation;
+	int depth;	/* user namespaces deep, 1 after the set-up */
+	int held;	/* a waiting parent holds the current mount namespace */
+	long clock;
+	int netns_sb[SEQ_MAX_DEPTH + 1];	/* sysfs superblock per depth */
+	struct seq_mount m[SEQ_MOUNTS];
+	struct seq_sb sb[SEQ_MAX_SB];
+	int n_sb;
+};
+
+struct seq_result {
+	int err;		/* 0 or the errno */
+	int flags[SEQ_MOUNTS];	/* F_* of every mount after it; -1 none */
+};
+
+/* The tree after the guest's set-up: host flags @host, one user namespace. */
+void seq_init(struct seq_state *s, int phase, int host,
+	      enum seq_mutation mutation);
+/* Whether @op applies at all (its mounts exist or are free as it needs). */
+int seq_valid(const struct seq_state *s, const struct seq_op *op);
+/* Apply @op to @s and say what the kernel must return and show. */
+struct seq_result seq_apply(struct seq_state *s, const struct seq_op *op);
+
+#endif

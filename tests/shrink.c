@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * runner shrink: the shortest sequence that still disagrees.  It takes the
+ * first sequence of a sequences run (--results) where the kernel and the
+ * model part, and removes chunks of operations from it, halving the chunk
+ * when no removal keeps the disagreement (delta debugging).  Each round's
+ * candidates run in one boot of the kernel, as the guest's replay file
+ * (/seq-replay, in an archive appended to the initramfs).  The last boot
+ * replays the reproducer alone.
+ *
+ * With --mutate RULE it shrinks against a model with that rule broken on
+ * purpose (seq_model.h): the test that shows the shrinker works.  Then the
+ * true model must agree with the kernel on the reproducer.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpio.h"
+#include "qemu.h"
+#include "runner.h"
+#include "seq_check.h"
+#include "tap.h"
+
+#define SHORT 8			/* a reproducer this long or shorter is short */
+#define MAX_CANDIDATES 256
+
+struct shrink {
+	const struct opts *o;
+	int phase;
+	enum seq_mutation mutation;
+	struct seq_failure best;	/* the shortest disagreeing sequence */
+	int found, boots;
+};
+
+static const char *const mutations[] = {
+	[SEQ_TRUE] = "none",
+	[SEQ_NEST_LOCKS_NOTHING] = "nest-locks-nothing",
+};
+
+static void keep_first(const struct seq_failure *f, void *ctx)
+{
+	struct shrink *sh = ctx;
+
+	if (!sh->found)
+		sh->best = *f;
+	sh->found = 1;
+}
+
+static void keep_shortest(const struct seq_failure *f, void *ctx)
+{
+	struct shrink *sh = ctx;
+
+	if (!sh->found || f->n < sh->best.n) {
+		sh->best = *f;
+		sh->found = 1;
+	}
+}
+
+/* Whether every operation of @ops finds the mounts it needs, on the model. */
+static int valid(const struct shrink *sh, int host, const struct seq_op *ops,
+		 int n)
+{
+	struct seq_state s;
+	int i;
+
+	seq_init(&s, sh->phase, host, sh->mutation);
+	for (i = 0; i < n; i++) {
+		if (!seq_valid(&s, &ops[i]))
+			return 0;
+		seq_apply(&s, &ops[i]);
+	}
+	return 1;
+}
+
+/* Boot once with @replay as /seq-replay; the results file, or NULL. */
+static const char *replay(struct shrink *sh, const char *text, size_t len)
+{
+	static char results[4200];
+	char initrd[4200], console[4200], append[1024], what[64];
+	struct opts o = *sh->o;
+	bool timed_out;
+	int status;
+
+	snprintf(initrd, sizeof(initrd), "%s/shrink-%s.cpio", o.dir, o.mode);
+	snprintf(results, sizeof(results), "%s/shrink-%s-results.txt", o.dir,
+		 o.mode);
+	snprintf(console, sizeof(console), "%s/shrink-%s-console.log", o.dir,
+		 o.mode);
+	if (initrd_with_file(o.initrd, "seq-replay", text, len, initrd)) {
+		tap(false, "shrink: cannot write %s", initrd);
+		return NULL;
+	}
+	o.initrd = initrd;
+	o.steps = "sequences";
+	command_line(&o, NULL, NULL, append, sizeof(append));
+	status = run_qemu(&o, append, results, console, &timed_out);
+	sh->boots++;
+	snprintf(what, sizeof(what), "shrink %s boot %d", o.mode, sh->boots);
+	if (timed_out || status) {
+		check_qemu(&o, what, status, timed_out);
+		return NULL;
+	}
+	return results;
+}
+
+/*
+ * One round: every removal of @chunk operations from the best sequence
+ * that the model can replay, in one boot.  Returns 1 if one of them still
+ * disagrees (it is the new best), 0 if none does, -1 if the boot failed.
+ */
+static int round_of(struct shrink *sh, int chunk)
+{
+	const struct seq_failure cur = sh->best;
+	struct seq_op ops[SEQ_MAX_OPS];
+	struct seq_tally t;
+	const char *results;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int start, n, ids = 0;
+
+	for (start = 0; start < cur.n && ids < MAX_CANDIDATES; start += chunk) {
+		memcpy(ops, cur.ops, start * sizeof(ops[0]));
+		n = start;
+		if (start + chunk < cur.n) {
+			memcpy(ops + n, cur.ops + start + chunk,
+			       (cur.n - start - chunk) * sizeof(ops[0]));
+			n += cur.n - start - chunk;
+		}
+		if (n && valid(sh, cur.host, ops, n))
+			seq_replay_line(f, ids++, cur.host, ops, n);
+	}
+	fclose(f);
+	if (!ids) {
+		free(text);
+		return 0;
+	}
+	results = replay(sh, text, len);
+	free(text);
+	if (!results)
+		return -1;
+	sh->found = 0;
+	seq_check_file(results, sh->phase, sh->mutation, &t, keep_shortest, sh);
+	printf("# round of chunk %d: %d candidates, %d still disagree\n", chunk,
+	       ids, t.disagreements);
+	if (!sh->found || sh->best.n >= cur.n) {
+		sh->best = cur;
+		return 0;
+	}
+	return 1;
+}
+
+/* The reproducer alone: it must disagree with the model it was shrunk by. */
+static void confirm(struct shrink *sh)
+{
+	struct seq_tally mutant, truth;
+	const char *results;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	seq_replay_line(f, 0, sh->best.host, sh->best.ops, sh->best.n);
+	fclose(f);
+	results = replay(sh, text, len);
+	free(text);
+	if (!results)
+		return;
+	seq_check_file(results, sh->phase, sh->mutation, &mutant, NULL, NULL);
+	tap(mutant.seqs == 1 && mutant.disagreements == 1,
+	    "shrink %s: the reproducer, replayed alone, still disagrees with the model%s%s",
+	    sh->o->mode, sh->mutation ? " broken by " : "",
+	    sh->mutation ? mutations[sh->mutation] : "");
+	if (!sh->mutation)
+		return;
+	seq_check_file(results, sh->phase, SEQ_TRUE, &truth, NULL, NULL);
+	tap(truth.seqs == 1 && truth.ops == sh->best.n && !truth.disagreements,
+	    "shrink %s: the true model agrees with the kernel on all %ld operations of the reproducer",
+	    sh->o->mode, truth.ops);
+}
+
+static enum seq_mutation mutation_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(mutations) / sizeof(mutations[0]); i++)
+		if (!strcmp(name, mutations[i]))
+			return i;
+	fprintf(stderr, "runner: unknown --mutate '%s' (none, nest-locks-nothing)\n",
+		name ? name : "");
+	usage();
+}
+
+int cmd_shrink(const struct opts *o)
+{
+	struct shrink sh = { .o = o, .phase = need_mode(o->mode) };
+	struct seq_tally t;
+	int chunk, first, r = 1;
+
+	if (!o->kernel || !o->initrd || !o->results || !o->dir)
+		usage();
+	sh.mutation = mutation_of(o->mutate ? o->mutate : "none");
+	if (seq_check_file(o->results, sh.phase, sh.mutation, &t, keep_first,
+			   &sh))
+		tap(false, "shrink %s: cannot read %s", o->mode, o->results);
+	tap(sh.found, "shrink %s: %ld operations of %d sequences in %s, %d disagree with the model%s%s",
+	    o->mode, t.ops, t.seqs, o->results, t.disagreements,
+	    sh.mutation ? " broken by " : "",
+	    sh.mutation ? mutations[sh.mutation] : "");
+	if (!sh.found)
+		return tap_end();
+	first = sh.best.n;
+	seq_print_failure(&sh.best, o->mode);
+	for (chunk = sh.best.n / 2; chunk >= 1 && r >= 0;) {
+		r = round_of(&sh, chunk);
+		if (r == 0)
+			chunk /= 2;
+		else if (chunk > sh.best.n / 2)
+			chunk = sh.best.n / 2;
+	}
+	printf("# the reproducer:\n");
+	seq_print_failure(&sh.best, o->mode);
+	tap(r >= 0 && sh.best.n <= SHORT,
+	    "shrink %s: %d operations shrunk to %d (at most %d) in %d boots",
+	    o->mode, first, sh.best.n, SHORT, sh.boots);
+	if (r >= 0)
+		confirm(&sh);
+	return tap_end();
+}
