@@ -115,7 +115,7 @@ int transient(int err)
 }
 
 /* The F_* of one mountinfo line's mount options. */
-static int option_flags(char *opts)
+int mount_option_flags(char *opts)
 {
 	int flags = 0;
 	char *o, *save;
@@ -151,7 +151,7 @@ static int read_mounts_flags(const char *const *paths, int n, int *flags)
 		/* The last mount on a path is the top one. */
 		for (i = 0; i < n; i++)
 			if (!strcmp(mnt_point, paths[i]))
-				flags[i] = option_flags(opts);
+				flags[i] = mount_option_flags(opts);
 	}
 	err = ferror(f);
 	fclose(f);

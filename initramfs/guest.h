@@ -84,6 +84,8 @@ int transient(int err);
 int landed_flags(const char *path);
 /* The same for @n paths at once, into @flags: 0, or -1 if unreadable. */
 int mounts_flags(const char *const *paths, int n, int *flags);
+/* The F_* of a mountinfo line's mount options (the string is cut up). */
+int mount_option_flags(char *opts);
 int global_pid(void);
 int wait_child(pid_t pid);
 /* The same, killing the child after @ms: then -1. */

@@ -2,20 +2,22 @@
 /*
  * Sequences: seeded random sequences of mount operations by root of a
  * user namespace over a small mount tree, the host's /proc and /sys and
- * SEQ_SLOTS empty mount points /seq/N (tests/seq_op.h).  After every
- * operation the guest reports what it returned and the flags of every
- * mount; the host replays the sequence on its model (tests/seq_model.c).
+ * SEQ_SLOTS empty mount points under two parents that start as peers,
+ * /seq/a and /seq/b (tests/seq_op.h).  After every operation the guest
+ * reports what it returned, the flags of every mount and which parent
+ * propagates to the other; the host replays the sequence on its model
+ * (tests/seq_model.c).
  * The last RAISING_SEQS sequences raise the phase half-way (the sysctl,
  * through a helper that stays root of the host): the raise lasts for the
  * rest of the boot.
  *
  * The guest chooses each operation from what it saw (which slots hold a
- * mount), never from what it expects.  With /seq-replay in the initramfs
+ * mount, in /proc/self/mountinfo), never from what it expects.  With /seq-replay in the initramfs
  * (the shrinker's candidates, one per line "r ID HOST OP;OP;...") it runs
  * those sequences as they are written instead.
  *
  *   qs <id> host=<F_* of the host's /proc and /sys, hex>
- *   q <id> <n> <operation> ret=<0|ENAME> m=<flags of every mount>
+ *   q <id> <n> <operation> ret=<0|ENAME> m=<flags of every mount> p=<bits>
  *   qe <id> exit=<status> ms=<n>
  *   sequences-end seed=<n> seqs=<n> ops=<n> failed=<n> ms=<n>
  */
@@ -40,9 +42,10 @@
 #define RAISING_SEQS 20
 
 static const char *const paths[SEQ_MOUNTS] = {
-	"/seq/0", "/seq/1", "/seq/2", "/seq/3", "/proc", "/sys",
+	"/seq/a/0", "/seq/a/1", "/seq/b/0", "/seq/b/1", "/proc", "/sys",
 };
-_Static_assert(SEQ_SLOTS == 4, "one path per slot");
+static const char *const parents[SEQ_PARENTS] = { "/seq/a", "/seq/b" };
+_Static_assert(SEQ_SLOTS == 4 && SEQ_PARENTS == 2, "one path per slot");
 
 /*
  * Under fault injection (faults.c) each sequence's process asks to be
@@ -53,10 +56,12 @@ _Static_assert(SEQ_SLOTS == 4, "one path per slot");
  */
 static struct marker marker;
 
-/* What the guest saw: which fs each mount is, and whether it is a root. */
+/* What the guest saw in mountinfo after the last operation. */
 struct seen {
 	int fs[SEQ_MOUNTS];	/* 0 proc, 1 sysfs, -1 no mount */
 	int sub[SEQ_MOUNTS];	/* a bind of a subdirectory */
+	int flags[SEQ_MOUNTS];	/* F_*, -1 no mount */
+	int shared[SEQ_PARENTS], master[SEQ_PARENTS];	/* peer groups */
 	int depth;
 	struct raiser raiser;	/* root of the host, for SQ_RAISE */
 };
@@ -139,6 +144,11 @@ static int perform(struct seen *s, const struct seq_op *op)
 		errno = err;
 		ret = err ? -1 : 0;
 		break;
+	case SQ_PROP:
+		ret = mount(NULL, parents[op->dst], NULL,
+			    (unsigned long[]){ MS_PRIVATE, MS_SHARED,
+					       MS_SLAVE }[op->prop], NULL);
+		break;
 	case SQ_RAISE:
 		/* Its pipes are not the mount path: unmarked, as a nest. */
 		marker_ask(&marker, 0);
@@ -153,40 +163,83 @@ static int perform(struct seen *s, const struct seq_op *op)
 	return ret ? errno : 0;
 }
 
-/* Keep the guest's own view of the tree after @op returned @err. */
-static void follow(struct seen *s, const struct seq_op *op, int err)
+/* The optional fields of a mountinfo line: its peer group and master. */
+static void propagation(const char *fields, int *shared, int *master)
 {
-	if (err)
+	const char *f;
+
+	*shared = *master = 0;
+	f = strstr(fields, " shared:");
+	if (f)
+		*shared = atoi(f + 8);
+	f = strstr(fields, " master:");
+	if (f)
+		*master = atoi(f + 8);
+}
+
+/* One line of mountinfo into @s; the last mount on a path is the top one. */
+static void see_line(struct seen *s, char *line)
+{
+	char root[256], point[256], opts[256], type[32];
+	char *dash = strstr(line, " - ");
+	int i;
+
+	if (!dash || sscanf(line, "%*d %*d %*s %255s %255s %255s", root, point,
+			    opts) != 3 || sscanf(dash, " - %31s", type) != 1)
 		return;
-	switch (op->kind) {
-	case SQ_MOUNT:
-		s->fs[op->dst] = op->fs;
-		s->sub[op->dst] = 0;
-		break;
-	case SQ_BIND:
-	case SQ_CLONE:
-		s->fs[op->dst] = s->fs[op->src];
-		s->sub[op->dst] = s->sub[op->src] || op->sub;
-		break;
-	case SQ_MOVE:
-		s->fs[op->dst] = s->fs[op->src];
-		s->sub[op->dst] = s->sub[op->src];
-		s->fs[op->src] = -1;
-		break;
-	case SQ_UMOUNT:
-		s->fs[op->dst] = -1;
-		break;
-	default:
-		break;
+	*dash = 0;
+	for (i = 0; i < SEQ_PARENTS; i++)
+		if (!strcmp(point, parents[i]))
+			propagation(line, &s->shared[i], &s->master[i]);
+	for (i = 0; i < SEQ_MOUNTS; i++) {
+		if (strcmp(point, paths[i]))
+			continue;
+		s->fs[i] = !strcmp(type, "proc") ? 0 :
+			   !strcmp(type, "sysfs") ? 1 : -1;
+		s->sub[i] = strcmp(root, "/") != 0;
+		s->flags[i] = mount_option_flags(opts);
 	}
 }
 
+/* Read the tree: 0, or -1 if mountinfo could not be read. */
+static int see_once(struct seen *s)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char line[1024];
+	int i, err;
+
+	for (i = 0; i < SEQ_MOUNTS; i++)
+		s->fs[i] = s->flags[i] = -1;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		see_line(s, line);
+	err = ferror(f);
+	fclose(f);
+	return err ? -1 : 0;
+}
+
+static void see(struct seen *s)
+{
+	int i;
+
+	/* Under fault injection the read itself may fail: read again. */
+	for (i = 0; i < RETRIES && see_once(s); i++)
+		;
+}
+
+/*
+ * A mount (@free_slot 0), or a slot that a mount may be attached on: it
+ * and its twin are free, so that nothing is tucked under another mount.
+ */
 static int pick(unsigned int *seed, const struct seen *s, int free_slot)
 {
 	int i, n = 0, c[SEQ_MOUNTS];
 
 	for (i = 0; i < SEQ_MOUNTS; i++)
-		if (free_slot ? i < SEQ_SLOTS && s->fs[i] < 0 : s->fs[i] >= 0)
+		if (free_slot ? i < SEQ_SLOTS && s->fs[i] < 0 &&
+				s->fs[seq_twin(i)] < 0 :
+				s->fs[i] >= 0)
 			c[n++] = i;
 	return n ? c[rand_r(seed) % n] : -1;
 }
@@ -201,8 +254,8 @@ static int pick_slot(unsigned int *seed, const struct seen *s)
 	return n ? c[rand_r(seed) % n] : -1;
 }
 
-/* Weights of the kinds, in enum seq_kind's order. */
-static const int weight[SQ_KINDS] = { 20, 12, 8, 6, 10, 8, 12, 16, 4, 4 };
+/* Weights of the kinds, in enum seq_kind's order (raise: see below). */
+static const int weight[SQ_KINDS] = { 18, 12, 8, 6, 10, 8, 10, 14, 4, 4, 0, 6 };
 
 /* A random operation that the tree, as seen, allows: 0, or -1 to retry. */
 static int choose(unsigned int *seed, const struct seen *s, struct seq_op *op)
@@ -219,6 +272,7 @@ static int choose(unsigned int *seed, const struct seen *s, struct seq_op *op)
 	op->rec = rand_r(seed) % 2;
 	op->set = rand_r(seed) % 16;
 	op->clr = rand_r(seed) % 16 & ~op->set;
+	op->prop = rand_r(seed) % SEQ_PROPS;
 	op->src = pick(seed, s, 0);
 	op->dst = pick(seed, s, 1);
 	switch (op->kind) {
@@ -242,6 +296,9 @@ static int choose(unsigned int *seed, const struct seen *s, struct seq_op *op)
 		return 0;
 	case SQ_NEST:
 		return s->depth < SEQ_MAX_DEPTH ? 0 : -1;
+	case SQ_PROP:
+		op->dst = rand_r(seed) % SEQ_PARENTS;
+		return 0;
 	default:
 		return 0;
 	}
@@ -250,13 +307,14 @@ static int choose(unsigned int *seed, const struct seen *s, struct seq_op *op)
 static void run_op(int id, int n, struct seen *s, const struct seq_op *op)
 {
 	char text[64], flags[SEQ_MOUNTS + 1];
-	int err = perform(s, op), m[SEQ_MOUNTS];
+	int err = perform(s, op);
 
-	follow(s, op, err);
-	mounts_flags(paths, SEQ_MOUNTS, m);
-	seq_flags_format(m, flags);
-	report("q %d %d %s ret=%s m=%s\n", id, n, seq_op_format(op, text,
-	       sizeof(text)), err ? errno_name(err) : "0", flags);
+	see(s);
+	seq_flags_format(s->flags, flags);
+	report("q %d %d %s ret=%s m=%s p=%d\n", id, n,
+	       seq_op_format(op, text, sizeof(text)),
+	       err ? errno_name(err) : "0", flags,
+	       seq_prop_bits(s->shared, s->master));
 }
 
 /*
@@ -272,9 +330,16 @@ static void enter(int id, int host, int raising, struct seen *s)
 		raiser_start(&s->raiser);
 	host_layout(host);
 	enter_container(1);
-	for (i = 0; i < SEQ_MOUNTS; i++)
-		s->fs[i] = i == SEQ_HOST_PROC ? 0 : i == SEQ_HOST_SYS ? 1 : -1;
-	memset(s->sub, 0, sizeof(s->sub));
+	/* The parents: /seq/a, shared, and /seq/b, a bind of it: peers. */
+	if (mount("seq", parents[0], "tmpfs", 0, "size=16k"))
+		die("mount the tmpfs of /seq/a");
+	for (i = 0; i < SEQ_PER_PARENT; i++)
+		if (mkdir(paths[i], 0755))
+			die("mkdir a slot");
+	if (mount(NULL, parents[0], NULL, MS_SHARED, NULL) ||
+	    mount(parents[0], parents[1], NULL, MS_BIND, NULL))
+		die("make /seq/b a peer of /seq/a");
+	see(s);
 	s->depth = 1;
 	marker_ask(&marker, 1);
 }
@@ -362,8 +427,8 @@ void run_sequences(void)
 	char line[4096];
 
 	mkdir("/seq", 0755);
-	for (i = 0; i < SEQ_SLOTS; i++)
-		mkdir(paths[i], 0755);
+	for (i = 0; i < SEQ_PARENTS; i++)
+		mkdir(parents[i], 0755);
 	if (replay) {
 		while (fgets(line, sizeof(line), replay))
 			failed += one(id++, line, 0, 0) != 0;

@@ -268,8 +268,8 @@ static void check_faults(const char *results, const struct run *run,
  * The sequences: as many operations as asked, each checked on the model
  * with no disagreement; every disagreement shown with its reproducer.
  */
-static void check_sequences(const char *results, int mode, long want,
-			    bool faults)
+static void check_sequences(const struct opts *o, const char *results,
+			    int mode, long want)
 {
 	struct seq_tally t;
 	int i;
@@ -290,7 +290,10 @@ static void check_sequences(const char *results, int mode, long want,
 	    "sequences %s: %ld operations checked on the model, %d disagreements, %.0f operations/s",
 	    all_modes[mode], t.ops, t.disagreements,
 	    t.ms ? t.records * 1000.0 / t.ms : 0.0);
-	if (faults)
+	/* Shrink the first, unless the run injected faults (not replayed). */
+	if (t.n_kept && !o->faults && o->kernel && o->initrd && o->dir)
+		seq_shrink(o, mode, SEQ_TRUE, &t.kept[0]);
+	if (o->faults)
 		tap(t.injected > 0,
 		    "sequences %s: %ld operations failed by injected failures, each with ENOMEM and no mount's flags changed",
 		    all_modes[mode], t.injected);
@@ -348,9 +351,8 @@ void judge_variant(const struct opts *o, const struct spec *spec, int mode,
 		check_upstream(&run, mode);
 	check_faults(results, &run, o->faults);
 	if (wants(o->steps, "sequences"))
-		check_sequences(results, mode,
-				o->seq_ops ? o->seq_ops : SEQ_OPS_DEFAULT,
-				o->faults);
+		check_sequences(o, results, mode,
+				o->seq_ops ? o->seq_ops : SEQ_OPS_DEFAULT);
 	run_free(&run);
 	lines_free(&con);
 }

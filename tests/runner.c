@@ -15,6 +15,7 @@
  *                  (upstream_cross.c)
  *   runner shrink  the shortest sequence that still disagrees with the
  *                  model (shrink.c)
+ *   runner seqspec  the spec's sequences on a kernel (seq_spec_boot.c)
  *
  * This file parses the options; runner.h names the other pieces.
  */
@@ -55,6 +56,7 @@ void usage(void)
 		"       runner upstream upstream-MODE=FILE...\n"
 		"       runner shrink --mode MODE --kernel BZIMAGE --initrd CPIO --dir DIR\n"
 		"                   --results FILE [--mutate none|nest-locks-nothing] [--timeout S]\n"
+		"       runner seqspec --mode MODE --kernel BZIMAGE --initrd CPIO --spec SPEC --dir DIR\n"
 		"MODE is one of %s; STEPS a comma list of matrix, selftest,\n"
 		"exhaustive, stress, sequences, bench, userspace, upstream (default matrix,selftest).\n"
 		"RUN names the meson test that wrote FILE: MODE (the matrix), MODE-as-MODE\n"
@@ -123,6 +125,7 @@ int main(int argc, char **argv)
 		{ "lava", cmd_lava }, { "lava-validate", cmd_lava_validate },
 		{ "lava-log", cmd_lava_log }, { "upstream", cmd_upstream },
 		{ "shrink", cmd_shrink },
+		{ "seqspec", cmd_seqspec },
 	};
 	const char *cmd;
 	int c;

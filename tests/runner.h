@@ -69,5 +69,13 @@ int cmd_lava_validate(const struct opts *o);
 int cmd_lava_log(const struct opts *o);
 int cmd_upstream(const struct opts *o);
 int cmd_shrink(const struct opts *o);
+int cmd_seqspec(const struct opts *o);
+
+/* shrink.c: a boot that replays sequences; the shrinker itself */
+const char *seq_replay_boot(const struct opts *o, const char *text,
+			    size_t len, const char *stem, const char *what);
+struct seq_failure;
+void seq_shrink(const struct opts *o, int phase, int mutation,
+		const struct seq_failure *first);
 
 #endif

@@ -48,11 +48,11 @@ part(struct seq_tally *t, struct cursor *c, const char *fmt, ...)
  * the model lets it through: then it must have changed no mount's flags.
  */
 static int injected(const struct seq_state *before, const char *ret,
-		    const int *seen)
+		    const int *seen, int prop)
 {
 	int i;
 
-	if (strncmp(ret, "ENOMEM ", 7))
+	if (strncmp(ret, "ENOMEM ", 7) || prop != seq_state_prop(before))
 		return 0;
 	for (i = 0; i < SEQ_MOUNTS; i++)
 		if (seen[i] != (before->m[i].present ? before->m[i].flags : -1))
@@ -64,13 +64,15 @@ static int injected(const struct seq_state *before, const char *ret,
 static void one_op(struct seq_tally *t, struct cursor *c, const char *line)
 {
 	const char *ret = strstr(line, " ret="), *m = strstr(line, " m=");
-	char got[40], want[40], optext[80], flags[SEQ_MOUNTS + 1];
-	int id, off = 0, seen[SEQ_MOUNTS];
+	const char *p = strstr(line, " p=");
+	char got[48], want[48], optext[80], flags[SEQ_MOUNTS + 1];
+	int id, off = 0, seen[SEQ_MOUNTS], prop;
 	struct seq_state before;
 	struct seq_result r;
 	struct seq_op op;
 
-	if (sscanf(line, "q %d %*d %n", &id, &off) != 1 || !ret || !m ||
+	if (sscanf(line, "q %d %*d %n", &id, &off) != 1 || !ret || !m || !p ||
+	    sscanf(p, " p=%d", &prop) != 1 ||
 	    seq_op_parse(line + off, &op) || seq_flags_parse(m + 3, seen) ||
 	    !c->open || id != c->cur.id) {
 		if (c->open && !c->parted)
@@ -86,10 +88,12 @@ static void one_op(struct seq_tally *t, struct cursor *c, const char *line)
 	before = c->model;
 	r = seq_apply(&c->model, &op);
 	seq_flags_format(r.flags, flags);
-	snprintf(got, sizeof(got), "%.*s m=%.*s", (int)strcspn(ret + 5, " "),
-		 ret + 5, SEQ_MOUNTS, m + 3);
-	snprintf(want, sizeof(want), "%s m=%s", err_name(r.err), flags);
-	if (strcmp(got, want) && t->faults && injected(&before, ret + 5, seen)) {
+	snprintf(got, sizeof(got), "%.*s m=%.*s p=%d",
+		 (int)strcspn(ret + 5, " "), ret + 5, SEQ_MOUNTS, m + 3, prop);
+	snprintf(want, sizeof(want), "%s m=%s p=%d", err_name(r.err), flags,
+		 r.prop);
+	if (strcmp(got, want) && t->faults &&
+	    injected(&before, ret + 5, seen, prop)) {
 		c->model = before;	/* it failed and changed nothing */
 		t->injected++;
 		return;

@@ -29,6 +29,15 @@
  *  N7 the sysctl raises the phase for the whole kernel, never lowers it
  *     (EPERM); mounts made before keep their marks, which the raised
  *     phase judges as it judges those of mounts made after
+ *  N8 propagation (sharedsubtree.rst): a mount attached under a shared
+ *     parent is copied under every peer and slave of it, transitively,
+ *     with its flags, locks and marks (N2), tucked under a mount already
+ *     there; its umount takes the copy on the same place of each, unless
+ *     that is locked; a mount under a shared parent may not be moved
+ *     (EINVAL).  A copy of the tree in the same user namespace keeps the
+ *     peer groups, one into a new user namespace makes shared mounts
+ *     slaves.  MS_SLAVE hands a mount without peers' slaves to its
+ *     master, and leaves it private if it has none.
  *
  * The kernels under test have CONFIG_PROC_SYSFS_MOUNT_FLAGS_RUNTIME: every
  * fresh mount records its marks, whatever the phase.
@@ -79,20 +88,29 @@ void seq_init(struct seq_state *s, int phase, int host,
 	/* The guest's set-up: one copy into a new user namespace (N3). */
 	seq_apply(s, &(struct seq_op){ .kind = SQ_NEST });
 	s->depth = 1;
+	/* ... then /seq/a, shared, and /seq/b, a bind of it: peers (N8). */
+	s->groups = 1;
+	for (i = 0; i < SEQ_PARENTS; i++)
+		s->par[i] = (struct seq_parent){ .live = 1, .group = 1 };
+}
+
+/* A mount may be attached on @i: it and its twin are free (N8). */
+static int attachable(const struct seq_state *s, int i)
+{
+	return !s->m[i].present && !s->m[seq_twin(i)].present;
 }
 
 int seq_valid(const struct seq_state *s, const struct seq_op *op)
 {
 	switch (op->kind) {
 	case SQ_MOUNT:
-		return !s->m[op->dst].present;
+		return attachable(s, op->dst);
 	case SQ_BIND:
 	case SQ_CLONE:
-		return s->m[op->src].present && !s->m[op->dst].present &&
+		return s->m[op->src].present && attachable(s, op->dst) &&
 		       !(op->sub && !s->m[op->src].whole);
 	case SQ_MOVE:
-		return s->m[op->src].present && !s->m[op->dst].present &&
-		       op->src != op->dst;
+		return s->m[op->src].present && attachable(s, op->dst);
 	case SQ_UMOUNT:
 	case SQ_REMOUNT:
 	case SQ_BINDREMOUNT:
@@ -190,6 +208,129 @@ static void place(struct seq_state *s, int i, const struct seq_mount *m)
 	s->sb[m->sb].refs++;
 }
 
+/*
+ * N8: the parents that receive what is attached under parent @p: its
+ * peers and their slaves, and on through every receiver that is shared.
+ * Bit q for parent q (ours, then the held copies).
+ */
+static int receivers(const struct seq_state *s, int p)
+{
+	int got = 0, more = 1, q, g;
+	int reached[2 * SEQ_PARENTS + 1], n = 0;
+
+	if (!s->par[p].group)
+		return 0;
+	reached[n++] = s->par[p].group;
+	while (more) {
+		more = 0;
+		for (q = 0; q < 2 * SEQ_PARENTS; q++) {
+			const struct seq_parent *r = &s->par[q];
+
+			if (q == p || !r->live || (got & 1 << q))
+				continue;
+			for (g = 0; g < n; g++)
+				if (r->group == reached[g] ||
+				    r->master == reached[g])
+					break;
+			if (g == n)
+				continue;
+			got |= 1 << q;
+			more = 1;
+			if (r->group)
+				reached[n++] = r->group;
+		}
+	}
+	return got;
+}
+
+static struct seq_stack *held_place(struct seq_state *s, int q, int i)
+{
+	int k = i % SEQ_PER_PARENT;
+
+	return &s->held_slot[(q - SEQ_PARENTS) * SEQ_PER_PARENT + k];
+}
+
+/* N8: the copies of the mount just attached on slot @i. */
+static void propagate_attach(struct seq_state *s, int i)
+{
+	int got = receivers(s, seq_parent_of(i)), t = seq_twin(i), q;
+	struct seq_mount copy = s->m[i];
+
+	if (got & 1 << seq_parent_of(t))
+		place(s, t, &copy);	/* free: seq_valid() */
+	for (q = SEQ_PARENTS; q < 2 * SEQ_PARENTS; q++) {
+		struct seq_stack *h = held_place(s, q, i);
+
+		if (!(got & 1 << q) || h->n == SEQ_STACK)
+			continue;
+		memmove(h->sb + 1, h->sb, h->n * sizeof(h->sb[0]));
+		memmove(h->locked + 1, h->locked, h->n * sizeof(h->locked[0]));
+		h->sb[0] = copy.sb;
+		h->locked[0] = 0;
+		h->n++;
+		s->sb[copy.sb].refs++;
+	}
+}
+
+/* N8: the umount of slot @i's mount, where it propagates. */
+static void propagate_umount(struct seq_state *s, int i)
+{
+	int got = receivers(s, seq_parent_of(i)), t = seq_twin(i), q;
+	struct seq_mount *m = &s->m[t];
+
+	if ((got & 1 << seq_parent_of(t)) && m->present && !m->locked) {
+		m->present = 0;
+		s->sb[m->sb].refs--;
+	}
+	for (q = SEQ_PARENTS; q < 2 * SEQ_PARENTS; q++) {
+		struct seq_stack *h = held_place(s, q, i);
+
+		if (!(got & 1 << q) || !h->n || h->locked[0])
+			continue;
+		s->sb[h->sb[0]].refs--;
+		h->n--;
+		memmove(h->sb, h->sb + 1, h->n * sizeof(h->sb[0]));
+		memmove(h->locked, h->locked + 1, h->n * sizeof(h->locked[0]));
+	}
+}
+
+/* N8: MS_SLAVE; MS_PRIVATE is MS_SLAVE and then no master. */
+static void make_slave(struct seq_state *s, int p)
+{
+	struct seq_parent *m = &s->par[p];
+	int q, peers = 0;
+
+	for (q = 0; q < 2 * SEQ_PARENTS; q++)
+		peers |= q != p && s->par[q].live && m->group &&
+			 s->par[q].group == m->group;
+	if (m->group && !peers)
+		for (q = 0; q < 2 * SEQ_PARENTS; q++)
+			if (s->par[q].master == m->group)
+				s->par[q].master = m->master;
+	if (peers)
+		m->master = m->group;
+	m->group = 0;
+}
+
+static int op_prop(struct seq_state *s, const struct seq_op *op)
+{
+	struct seq_parent *m = &s->par[op->dst];
+
+	switch (op->prop) {
+	case SEQ_SHARED:
+		if (!m->group)
+			m->group = ++s->groups;
+		break;
+	case SEQ_SLAVE:
+		make_slave(s, op->dst);
+		break;
+	default:
+		make_slave(s, op->dst);
+		m->master = 0;
+	}
+	return 0;
+}
+
 static int op_mount(struct seq_state *s, const struct seq_op *op)
 {
 	struct decision d = visible(s, op->fs, op->flags);
@@ -202,6 +343,7 @@ static int op_mount(struct seq_state *s, const struct seq_op *op)
 	m.marks = d.marks;
 	m.sb = fresh_sb(s, op->fs, op->flags);
 	place(s, op->dst, &m);
+	propagate_attach(s, op->dst);
 	return 0;
 }
 
@@ -211,6 +353,7 @@ static int op_bind(struct seq_state *s, const struct seq_op *op)
 
 	m.whole = m.whole && !op->sub;
 	place(s, op->dst, &m);
+	propagate_attach(s, op->dst);
 	return 0;
 }
 
@@ -220,9 +363,12 @@ static int op_move(struct seq_state *s, const struct seq_op *op)
 
 	if (from->locked)
 		return EINVAL;				/* N3 */
+	if (s->par[seq_parent_of(op->src)].group)
+		return EINVAL;				/* N8 */
 	s->m[op->dst] = *from;
 	s->m[op->dst].attach = s->clock++;
 	from->present = 0;
+	propagate_attach(s, op->dst);
 	return 0;
 }
 
@@ -234,6 +380,7 @@ static int op_umount(struct seq_state *s, const struct seq_op *op)
 		return EINVAL;				/* N3 */
 	m->present = 0;
 	s->sb[m->sb].refs--;
+	propagate_umount(s, op->dst);
 	return 0;
 }
 
@@ -278,10 +425,17 @@ static int op_setattr(struct seq_state *s, const struct seq_op *op)
 	return 0;
 }
 
+/* Where a copy lists a mount: the host's first, then by parent (N3). */
+static int tree_key(int i)
+{
+	return i >= SEQ_SLOTS ? 0 : 1 + seq_parent_of(i);
+}
+
 /*
- * N3: a copy of the tree, in tree order (every mount here is a child of
- * the root, in the order they were attached).  The namespace left behind
- * lives on while a waiting parent holds it, and so do its superblocks.
+ * N3: a copy of the tree, in tree order (depth first: the host's mounts,
+ * then each parent's, each in the order they were attached).  The
+ * namespace left behind lives on while a waiting parent holds it, and so
+ * do its superblocks.
  */
 static void copy_tree(struct seq_state *s, int lock)
 {
@@ -295,13 +449,54 @@ static void copy_tree(struct seq_state *s, int lock)
 		if (s->held)
 			s->sb[m->sb].refs++;
 		for (rank = 0, j = 0; j < SEQ_MOUNTS; j++)
-			rank += s->m[j].present && s->m[j].attach < m->attach;
+			rank += s->m[j].present &&
+				(tree_key(j) < tree_key(i) ||
+				 (tree_key(j) == tree_key(i) &&
+				  s->m[j].attach < m->attach));
 		m->order = rank;
 		if (lock) {
 			m->locks |= m->flags;
 			m->locked = 1;
 		}
 	}
+}
+
+/*
+ * N8: unshared from a namespace that a waiting parent holds, our parents
+ * stay peers of its own, which receive what ours propagate: keep them.
+ */
+static void hold_copy(struct seq_state *s)
+{
+	int i;
+
+	for (i = 0; i < SEQ_PARENTS; i++)
+		s->par[SEQ_PARENTS + i] = s->par[i];
+	for (i = 0; i < SEQ_SLOTS; i++) {
+		struct seq_stack *h = &s->held_slot[i];
+
+		h->n = s->m[i].present;
+		h->sb[0] = s->m[i].sb;
+		h->locked[0] = s->m[i].locked;
+	}
+}
+
+/* N3, N8: into a new user namespace, shared parents become slaves. */
+static void nest(struct seq_state *s)
+{
+	int i;
+
+	/* The set-up's own copy (depth 0) is never broken. */
+	copy_tree(s, s->depth == 0 || s->mutation != SEQ_NEST_LOCKS_NOTHING);
+	for (i = 0; i < SEQ_PARENTS; i++) {
+		struct seq_parent *m = &s->par[i];
+
+		if (m->group)
+			m->master = m->group;
+		m->group = 0;
+		s->par[SEQ_PARENTS + i].live = 0;
+	}
+	s->held = 1;
+	s->depth++;
 }
 
 struct seq_result seq_apply(struct seq_state *s, const struct seq_op *op)
@@ -331,15 +526,16 @@ struct seq_result seq_apply(struct seq_state *s, const struct seq_op *op)
 		r.err = op_setattr(s, op);
 		break;
 	case SQ_UNSHARE:
+		if (s->held)
+			hold_copy(s);
 		copy_tree(s, 0);
 		s->held = 0;
 		break;
 	case SQ_NEST:
-		/* The set-up's own copy (depth 0) is never broken. */
-		copy_tree(s, s->depth == 0 ||
-			     s->mutation != SEQ_NEST_LOCKS_NOTHING);
-		s->held = 1;
-		s->depth++;
+		nest(s);
+		break;
+	case SQ_PROP:
+		r.err = op_prop(s, op);
 		break;
 	case SQ_RAISE:
 		if (op->phase < s->phase)
@@ -352,5 +548,17 @@ struct seq_result seq_apply(struct seq_state *s, const struct seq_op *op)
 	}
 	for (i = 0; i < SEQ_MOUNTS; i++)
 		r.flags[i] = s->m[i].present ? s->m[i].flags : -1;
+	r.prop = seq_state_prop(s);
 	return r;
+}
+
+int seq_state_prop(const struct seq_state *s)
+{
+	int shared[SEQ_PARENTS], master[SEQ_PARENTS], i;
+
+	for (i = 0; i < SEQ_PARENTS; i++) {
+		shared[i] = s->par[i].group;
+		master[i] = s->par[i].master;
+	}
+	return seq_prop_bits(shared, master);
 }

@@ -13,6 +13,7 @@
 #include "seq_op.h"
 
 #define SEQ_MAX_SB 64
+#define SEQ_STACK 16	/* mounts stacked on one place of the held copy */
 
 /* A rule that the shrinker test breaks on purpose (none: SEQ_TRUE). */
 enum seq_mutation {
@@ -39,6 +40,25 @@ struct seq_sb {
 	int refs;	/* mounts that hold it, in any namespace */
 };
 
+/*
+ * A parent of the slots (seq_op.h), or the held namespace's copy of one:
+ * its peer group and the group it is a slave of (0: none).
+ */
+struct seq_parent {
+	int live;
+	int group, master;
+};
+
+/*
+ * The held namespace's mounts on one place, bottom first: what propagates
+ * there is tucked under what is there (attach_recursive_mnt()).
+ */
+struct seq_stack {
+	int n;
+	int sb[SEQ_STACK];
+	int locked[SEQ_STACK];
+};
+
 struct seq_state {
 	int phase;	/* enum phase of spec.h */
 	enum seq_mutation mutation;
@@ -49,11 +69,20 @@ struct seq_state {
 	struct seq_mount m[SEQ_MOUNTS];
 	struct seq_sb sb[SEQ_MAX_SB];
 	int n_sb;
+	/*
+	 * The parents: ours, then the copies in the namespace that a waiting
+	 * parent held when this one was unshared from it (live while they
+	 * may still receive what propagates from ours), and its slots.
+	 */
+	struct seq_parent par[2 * SEQ_PARENTS];
+	struct seq_stack held_slot[SEQ_SLOTS];
+	int groups;
 };
 
 struct seq_result {
 	int err;		/* 0 or the errno */
 	int flags[SEQ_MOUNTS];	/* F_* of every mount after it; -1 none */
+	int prop;		/* seq_prop_bits() of the parents after it */
 };
 
 /* The tree after the guest's set-up: host flags @host, one user namespace. */
@@ -61,6 +90,8 @@ void seq_init(struct seq_state *s, int phase, int host,
 	      enum seq_mutation mutation);
 /* Whether @op applies at all (its mounts exist or are free as it needs). */
 int seq_valid(const struct seq_state *s, const struct seq_op *op);
+/* seq_prop_bits() of our parents in @s. */
+int seq_state_prop(const struct seq_state *s);
 /* Apply @op to @s and say what the kernel must return and show. */
 struct seq_result seq_apply(struct seq_state *s, const struct seq_op *op);
 

@@ -11,10 +11,11 @@
 
 const char *const seq_kind_name[SQ_KINDS] = {
 	"mount", "bind", "clone", "move", "umount", "remount",
-	"bindremount", "setattr", "unshare", "nest", "raise",
+	"bindremount", "setattr", "unshare", "nest", "raise", "prop",
 };
 
 const char *const seq_fs_name[2] = { "proc", "sysfs" };
+const char *const seq_prop_name[SEQ_PROPS] = { "private", "shared", "slave" };
 
 #define SEQ_PHASE_NAME(e, name) name,
 const char *const seq_phase_name[] = { PHASES(SEQ_PHASE_NAME) };
@@ -50,6 +51,10 @@ char *seq_op_format(const struct seq_op *op, char *buf, size_t len)
 		break;
 	case SQ_RAISE:
 		snprintf(buf, len, "%s %s", name, seq_phase_name[op->phase]);
+		break;
+	case SQ_PROP:
+		snprintf(buf, len, "%s %d %s", name, op->dst,
+			 seq_prop_name[op->prop]);
 		break;
 	default:
 		snprintf(buf, len, "%s", name);
@@ -115,6 +120,14 @@ static int parse_args(const char *args, struct seq_op *op)
 			if (!strcmp(a, seq_phase_name[op->phase]))
 				return 0;
 		return -1;
+	case SQ_PROP:
+		if (sscanf(args, "%d %15s", &op->dst, a) != 2 ||
+		    op->dst < 0 || op->dst >= SEQ_PARENTS)
+			return -1;
+		for (op->prop = 0; op->prop < SEQ_PROPS; op->prop++)
+			if (!strcmp(a, seq_prop_name[op->prop]))
+				return 0;
+		return -1;
 	default:
 		return 0;
 	}
@@ -163,4 +176,18 @@ int seq_flags_parse(const char *text, int *flags)
 	}
 	return text[SEQ_MOUNTS] && text[SEQ_MOUNTS] != ' ' &&
 	       text[SEQ_MOUNTS] != '\n' ? -1 : 0;
+}
+
+int seq_prop_bits(const int *shared, const int *master)
+{
+	int p, bits = 0;
+
+	for (p = 0; p < SEQ_PARENTS; p++) {
+		int q = (p + 1) % SEQ_PARENTS;
+
+		if (shared[p] && (shared[q] == shared[p] ||
+				  master[q] == shared[p]))
+			bits |= 1 << p;
+	}
+	return bits;
 }

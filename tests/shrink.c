@@ -21,6 +21,7 @@
 #include "qemu.h"
 #include "runner.h"
 #include "seq_check.h"
+#include "seq_spec.h"
 #include "tap.h"
 
 #define SHORT 8			/* a reproducer this long or shorter is short */
@@ -74,35 +75,48 @@ static int valid(const struct shrink *sh, int host, const struct seq_op *ops,
 	return 1;
 }
 
-/* Boot once with @replay as /seq-replay; the results file, or NULL. */
-static const char *replay(struct shrink *sh, const char *text, size_t len)
+/*
+ * Boot @o's kernel once with @text as /seq-replay (an archive appended to
+ * the initramfs): the results file, or NULL when the boot failed.  Its
+ * files in o->dir are named after @stem; @what names the boot in the
+ * runner's output.
+ */
+const char *seq_replay_boot(const struct opts *base, const char *text,
+			    size_t len, const char *stem, const char *what)
 {
 	static char results[4200];
-	char initrd[4200], console[4200], append[1024], what[64];
-	struct opts o = *sh->o;
+	char initrd[4200], console[4200], append[1024];
+	struct opts o = *base;
 	bool timed_out;
 	int status;
 
-	snprintf(initrd, sizeof(initrd), "%s/shrink-%s.cpio", o.dir, o.mode);
-	snprintf(results, sizeof(results), "%s/shrink-%s-results.txt", o.dir,
-		 o.mode);
-	snprintf(console, sizeof(console), "%s/shrink-%s-console.log", o.dir,
-		 o.mode);
+	snprintf(initrd, sizeof(initrd), "%s/%s.cpio", o.dir, stem);
+	snprintf(results, sizeof(results), "%s/%s-results.txt", o.dir, stem);
+	snprintf(console, sizeof(console), "%s/%s-console.log", o.dir, stem);
 	if (initrd_with_file(o.initrd, "seq-replay", text, len, initrd)) {
-		tap(false, "shrink: cannot write %s", initrd);
+		tap(false, "%s: cannot write %s", what, initrd);
 		return NULL;
 	}
 	o.initrd = initrd;
 	o.steps = "sequences";
+	o.faults = false;
 	command_line(&o, NULL, NULL, append, sizeof(append));
 	status = run_qemu(&o, append, results, console, &timed_out);
-	sh->boots++;
-	snprintf(what, sizeof(what), "shrink %s boot %d", o.mode, sh->boots);
 	if (timed_out || status) {
 		check_qemu(&o, what, status, timed_out);
 		return NULL;
 	}
 	return results;
+}
+
+static const char *replay(struct shrink *sh, const char *text, size_t len)
+{
+	char stem[64], what[64];
+
+	snprintf(stem, sizeof(stem), "shrink-%s", sh->o->mode);
+	snprintf(what, sizeof(what), "shrink %s boot %d", sh->o->mode,
+		 ++sh->boots);
+	return seq_replay_boot(sh->o, text, len, stem, what);
 }
 
 /*
@@ -192,11 +206,43 @@ static enum seq_mutation mutation_of(const char *name)
 	usage();
 }
 
+/*
+ * Shrink @first, a sequence that disagrees with the model broken by
+ * @mutation (SEQ_TRUE: the true one), and print the reproducer, as a
+ * replay line and as a row of the spec's sequences.
+ */
+void seq_shrink(const struct opts *o, int phase, int mutation,
+		const struct seq_failure *first)
+{
+	struct shrink sh = { .o = o, .phase = phase, .mutation = mutation,
+			     .best = *first, .found = 1 };
+	char name[64];
+	int chunk, r = 1;
+
+	for (chunk = sh.best.n / 2; chunk >= 1 && r >= 0;) {
+		r = round_of(&sh, chunk);
+		if (r == 0)
+			chunk /= 2;
+		else if (chunk > sh.best.n / 2)
+			chunk = sh.best.n / 2;
+	}
+	printf("# the reproducer:\n");
+	seq_print_failure(&sh.best, o->mode);
+	snprintf(name, sizeof(name), "seq_found_%s_%d", o->mode, sh.best.id);
+	printf("# as a row of the spec's sequences (tests/spec.md; its cells are the model's, check them against the rules):\n# ");
+	fflush(stdout);
+	seq_spec_print_row(stdout, name, sh.best.host, sh.best.ops, sh.best.n);
+	tap(r >= 0 && sh.best.n <= SHORT,
+	    "shrink %s: %d operations shrunk to %d (at most %d) in %d boots",
+	    o->mode, first->n, sh.best.n, SHORT, sh.boots);
+	if (r >= 0)
+		confirm(&sh);
+}
+
 int cmd_shrink(const struct opts *o)
 {
 	struct shrink sh = { .o = o, .phase = need_mode(o->mode) };
 	struct seq_tally t;
-	int chunk, first, r = 1;
 
 	if (!o->kernel || !o->initrd || !o->results || !o->dir)
 		usage();
@@ -210,21 +256,7 @@ int cmd_shrink(const struct opts *o)
 	    sh.mutation ? mutations[sh.mutation] : "");
 	if (!sh.found)
 		return tap_end();
-	first = sh.best.n;
 	seq_print_failure(&sh.best, o->mode);
-	for (chunk = sh.best.n / 2; chunk >= 1 && r >= 0;) {
-		r = round_of(&sh, chunk);
-		if (r == 0)
-			chunk /= 2;
-		else if (chunk > sh.best.n / 2)
-			chunk = sh.best.n / 2;
-	}
-	printf("# the reproducer:\n");
-	seq_print_failure(&sh.best, o->mode);
-	tap(r >= 0 && sh.best.n <= SHORT,
-	    "shrink %s: %d operations shrunk to %d (at most %d) in %d boots",
-	    o->mode, first, sh.best.n, SHORT, sh.boots);
-	if (r >= 0)
-		confirm(&sh);
+	seq_shrink(o, sh.phase, sh.mutation, &sh.best);
 	return tap_end();
 }

@@ -183,7 +183,7 @@ static char *trim(char *s)
 }
 
 /* Split a markdown table row into at most @max trimmed cells. */
-static int split_row(char *line, char **cells, int max)
+int split_row(char *line, char **cells, int max)
 {
 	char *p = strchr(line, '|'), *q;
 	int n = 0;
@@ -210,6 +210,9 @@ int spec_load(const char *path, struct spec *spec, char *err, size_t len)
 	}
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
+		/* The sequences' table follows (seq_spec.c). */
+		if (!strncmp(line, SEQ_SPEC_HEADING, strlen(SEQ_SPEC_HEADING)))
+			break;
 		if (line[0] != '|')
 			continue;
 		n = split_row(line, cells, 2 + MAX_MODES + 1);

@@ -163,7 +163,11 @@ int parse_flags(const char *s);
 void format_flags(int flags, char *buf, size_t len);
 void format_cell(const struct cell *c, char *buf, size_t len);
 int parse_cell(const char *s, struct cell *c);
+/* Where the scenarios' table ends and the sequences' begins. */
+#define SEQ_SPEC_HEADING "## Sequences"
 int spec_load(const char *path, struct spec *spec, char *err, size_t len);
+/* Split a markdown table row into at most @max trimmed cells (cut up). */
+int split_row(char *line, char **cells, int max);
 const struct spec_row *spec_find(const struct spec *spec, const char *name);
 int run_load(const char *path, struct run *run);
 void run_free(struct run *run);

@@ -16,6 +16,7 @@
 #include "model.h"
 #include "scenario_table.h"
 #include "seq_model.h"
+#include "seq_spec.h"
 #include "report.h"
 #include "spec.h"
 #include "tap.h"
@@ -426,30 +427,46 @@ static void test_seq_model(void)
 		const char *ops, *want, *rule;
 	} cases[] = {
 		{ PHASE_LEGACY, 0xe, "bind 4 0 root one;bindremount 0 0",
-		  "EPERM m=e---ee", "N2, N3: a bind keeps the host's locks" },
-		{ PHASE_ENFORCE, 0xe, "mount proc 0 0", "EPERM m=----ee", "R1" },
-		{ PHASE_IMPLICIT, 0xe, "mount proc 0 0", "0 m=e---ee", "R5" },
+		  "EPERM m=e-e-ee p=3", "N2, N3: a bind keeps the host's locks" },
+		{ PHASE_ENFORCE, 0xe, "mount proc 0 0", "EPERM m=----ee p=3", "R1" },
+		{ PHASE_IMPLICIT, 0xe, "mount proc 0 0", "0 m=e-e-ee p=3", "R5" },
 		{ PHASE_WARN, 0xe, "mount proc 0 0;bindremount 0 0",
-		  "0 m=0---ee", "R1, R3: warn allows" },
+		  "0 m=0-0-ee p=3", "R1, R3: warn allows, and the copy has what the mount had" },
 		{ PHASE_IMPLICIT, 0xe, "mount sysfs 0 e;bindremount 0 0",
-		  "0 m=e---ee", "R5: a remount keeps the marked flags" },
+		  "0 m=e-e-ee p=3", "R5: a remount keeps the marked flags" },
 		{ PHASE_IMPLICIT, 0xe, "mount sysfs 0 e;setattr 0 0 e one",
-		  "EPERM m=e---ee", "R5: an explicit clear is refused" },
+		  "EPERM m=e-e-ee p=3", "R5: an explicit clear is refused" },
+		{ PHASE_ENFORCE, 0xe, "mount proc 0 e;bindremount 2 0",
+		  "EPERM m=e-e-ee p=3", "N8, R2: the copy keeps the locks" },
+		{ PHASE_IMPLICIT, 0x0, "mount proc 0 0;bind 5 1 root one;setattr 3 1 0 one",
+		  "0 m=000100 p=3", "N8: the copy of a bind is a mount of its own" },
 		{ PHASE_LEGACY, 0x0, "mount proc 0 0;nest;umount 0",
-		  "EINVAL m=0---00", "N3: the copy locks the mount" },
+		  "EINVAL m=0-0-00 p=0", "N3: the copy locks the mount; N8: slaves" },
 		{ PHASE_LEGACY, 0x0, "mount proc 0 0;unshare;umount 0",
-		  "0 m=----00", "N3: a copy in the same user namespace does not" },
-		{ PHASE_ENFORCE, 0xf, "mount proc 0 e", "EPERM m=----ff", "R4" },
+		  "0 m=----00 p=3", "N3: a copy in the same user namespace does not; N8: peers" },
+		{ PHASE_ENFORCE, 0xf, "mount proc 0 e", "EPERM m=----ff p=3", "R4" },
 		{ PHASE_LEGACY, 0x0, "mount sysfs 0 0;remount 0 0",
-		  "EPERM m=0---00", "K2" },
+		  "EPERM m=0-0-00 p=3", "K2" },
 		{ PHASE_LEGACY, 0x0, "mount proc 0 0;remount 0 1",
-		  "0 m=1---00", "N5: proc's own superblock" },
+		  "0 m=1-0-00 p=3", "N5: proc's own superblock" },
 		{ PHASE_LEGACY, 0x0, "mount proc 0 0;nest;remount 0 0",
-		  "EPERM m=0---00", "N5: owned by the parent user namespace" },
-		{ PHASE_LEGACY, 0x0, "mount proc 0 1;bindremount 0 0;mount proc 1 0;umount 1;bind 0 1 root one;nest;mount proc 2 0",
-		  "0 m=000-00", "N1: the host's /proc still allows it" },
-		{ PHASE_LEGACY, 0x0, "mount proc 0 0;move 0 3;umount 3",
-		  "0 m=----00", "move and umount of a mount of our own" },
+		  "EPERM m=0-0-00 p=0", "N5: owned by the parent user namespace" },
+		{ PHASE_LEGACY, 0x0, "prop 0 private;mount proc 0 1;bindremount 0 0;nest;mount proc 1 0",
+		  "0 m=00--00 p=0", "N1: the host's /proc still allows it" },
+		{ PHASE_LEGACY, 0x0, "prop 0 private;mount proc 0 0;move 0 3;umount 3",
+		  "0 m=----00 p=0", "move and umount of a mount of our own" },
+		{ PHASE_LEGACY, 0x0, "mount proc 0 0;move 0 1",
+		  "EINVAL m=0-0-00 p=3", "N8: not out of a shared parent" },
+		{ PHASE_LEGACY, 0x0, "prop 1 slave;mount proc 2 0",
+		  "0 m=--0-00 p=1", "N8: a slave does not send" },
+		{ PHASE_LEGACY, 0x0, "prop 1 slave;mount proc 0 0;umount 2",
+		  "0 m=0---00 p=1", "N8: a slave receives; its umount stays its own" },
+		{ PHASE_LEGACY, 0x0, "prop 0 slave;prop 1 private;mount proc 0 0",
+		  "0 m=0---00 p=0", "N8: a master without peers leaves its slaves to its own" },
+		{ PHASE_LEGACY, 0x0, "prop 0 private;prop 0 shared;mount proc 0 0",
+		  "0 m=0---00 p=0", "N8: a new peer group of its own" },
+		{ PHASE_LEGACY, 0x0, "prop 1 slave;prop 1 shared;mount proc 2 0;mount proc 1 0",
+		  "0 m=-00000 p=1", "N8: a shared slave receives from its master and sends to its own group" },
 	};
 	size_t i;
 
@@ -470,8 +487,8 @@ static void test_seq_model(void)
 			r = seq_apply(&s, &op);
 		}
 		seq_flags_format(r.flags, flags);
-		snprintf(got, sizeof(got), "%s m=%s",
-			 r.err ? strerrorname_np(r.err) : "0", flags);
+		snprintf(got, sizeof(got), "%s m=%s p=%d",
+			 r.err ? strerrorname_np(r.err) : "0", flags, r.prop);
 		tap(ok && !strcmp(got, cases[i].want),
 		    "seq model %s, host %x: %s gives %s (%s; got %s)",
 		    all_modes[cases[i].phase], cases[i].host, cases[i].ops,
@@ -481,6 +498,56 @@ static void test_seq_model(void)
 	    seq_op_parse("setattr 0 1 1 one", &(struct seq_op){ 0 }) &&
 	    seq_op_parse("umount 4", &(struct seq_op){ 0 }),
 	    "seq ops: an unknown filesystem, overlapping set and clear, and umount of the host's /proc are no operations");
+}
+
+/*
+ * The spec's sequences against the model: the model must give every
+ * cell, and a broken rule must change one (the rows can fail).
+ */
+static void test_seq_spec(const char *path)
+{
+	static struct seq_spec sp;
+	char err[512], cell[48];
+	int i, p, bad = 0, caught = 0;
+
+	if (seq_spec_load(path, &sp, err, sizeof(err))) {
+		tap(false, "seq spec: %s", err);
+		return;
+	}
+	for (i = 0; i < sp.n; i++) {
+		const struct seq_spec_row *r = &sp.row[i];
+
+		for (p = 0; p < MAX_MODES; p++) {
+			seq_spec_model_cell(p, r->host, r->ops, r->n, cell,
+					    sizeof(cell));
+			bad += strcmp(cell, r->cell[p]) != 0;
+			if (strcmp(cell, r->cell[p]))
+				printf("# %s %s: the spec says '%s', the model '%s'\n",
+				       r->name, all_modes[p], r->cell[p], cell);
+		}
+	}
+	tap(sp.n > 0 && !bad,
+	    "seq spec: the model gives every cell of the %d sequences of the spec",
+	    sp.n);
+	for (i = 0; i < sp.n; i++) {
+		const struct seq_spec_row *r = &sp.row[i];
+		struct seq_state s;
+		struct seq_result res = { 0 };
+		char flags[SEQ_MOUNTS + 1];
+		int k;
+
+		seq_init(&s, PHASE_LEGACY, r->host, SEQ_NEST_LOCKS_NOTHING);
+		for (k = 0; k < r->n; k++)
+			res = seq_apply(&s, &r->ops[k]);
+		seq_flags_format(res.flags, flags);
+		snprintf(cell, sizeof(cell), "%s m=%s p=%d",
+			 res.err ? strerrorname_np(res.err) : "0", flags,
+			 res.prop);
+		caught += strcmp(cell, r->cell[PHASE_LEGACY]) != 0;
+	}
+	tap(caught > 0,
+	    "seq spec: a model whose nested copy locks nothing fails %d of the spec's sequences",
+	    caught);
 }
 
 int main(int argc, char **argv)
@@ -507,5 +574,6 @@ int main(int argc, char **argv)
 	test_splats();
 	test_model();
 	test_seq_model();
+	test_seq_spec(argv[1]);
 	return tap_end();
 }
