@@ -2,8 +2,9 @@
 /*
  * runner shrink: the shortest sequence that still disagrees.  It takes the
  * first sequence of a sequences run (--results) where the kernel and the
- * model part, and removes chunks of operations from it, halving the chunk
- * when no removal keeps the disagreement (delta debugging).  Each round's
+ * model part, and removes chunks of operations from it, at every offset,
+ * halving the chunk when no removal keeps the disagreement (delta
+ * debugging).  Each round's
  * candidates run in one boot of the kernel, as the guest's replay file
  * (/seq-replay, in an archive appended to the initramfs).  The last boot
  * replays the reproducer alone.
@@ -120,8 +121,8 @@ static const char *replay(struct shrink *sh, const char *text, size_t len)
 }
 
 /*
- * One round: every removal of @chunk operations from the best sequence
- * that the model can replay, in one boot.  Returns 1 if one of them still
+ * One round: every removal of @chunk consecutive operations, at every
+ * offset, from the best sequence that the model can replay, in one boot.  Returns 1 if one of them still
  * disagrees (it is the new best), 0 if none does, -1 if the boot failed.
  */
 static int round_of(struct shrink *sh, int chunk)
@@ -135,14 +136,12 @@ static int round_of(struct shrink *sh, int chunk)
 	FILE *f = open_memstream(&text, &len);
 	int start, n, ids = 0;
 
-	for (start = 0; start < cur.n && ids < MAX_CANDIDATES; start += chunk) {
+	for (start = 0; start + chunk <= cur.n && ids < MAX_CANDIDATES;
+	     start++) {
 		memcpy(ops, cur.ops, start * sizeof(ops[0]));
-		n = start;
-		if (start + chunk < cur.n) {
-			memcpy(ops + n, cur.ops + start + chunk,
-			       (cur.n - start - chunk) * sizeof(ops[0]));
-			n += cur.n - start - chunk;
-		}
+		memcpy(ops + start, cur.ops + start + chunk,
+		       (cur.n - start - chunk) * sizeof(ops[0]));
+		n = cur.n - chunk;
 		if (n && valid(sh, cur.host, ops, n))
 			seq_replay_line(f, ids++, cur.host, ops, n);
 	}
