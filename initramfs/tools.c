@@ -40,6 +40,15 @@ static void prepare_podman(const struct tool *t);
 
 #define LXC_START { "/usr/bin/lxc-start", "-F", "-P", LXC_PATH, "-n", "psmf", \
 		    "--logpriority=ERROR", NULL }
+/* common.conf's and userns.conf's mount lines, and the stopgap for them */
+#define LXC_DEBIAN_AUTO "lxc.mount.auto = cgroup:mixed proc:mixed sys:mixed\n" \
+			"lxc.mount.auto = sys:rw\n"
+#define LXC_FIXED_AUTO "lxc.mount.auto = cgroup:mixed proc:rw sys:mixed\n"
+#define LXC_NESTING_POINTS "/dev/.lxc/proc /dev/.lxc/sys"
+/* nesting.conf's mount entries, with @opts added to their options */
+#define LXC_NESTING(opts) \
+	"lxc.mount.entry = proc dev/.lxc/proc proc create=dir,optional" opts " 0 0\n" \
+	"lxc.mount.entry = sys dev/.lxc/sys sysfs create=dir,optional" opts " 0 0\n"
 #define OCI_RUN(runtime, id) { runtime, "run", "--bundle", OCI_BUNDLE, id, NULL }
 #define RUNC "/usr/sbin/runc"
 #define CRUN "/usr/bin/crun"
@@ -88,8 +97,7 @@ const struct tool tools[] = {
 	 * lxc-create's templates include for unprivileged containers ...
 	 */
 	{ "lxc", GUEST_UID, prepare_lxc,
-	  .config = "lxc.mount.auto = cgroup:mixed proc:mixed sys:mixed\n"
-		    "lxc.mount.auto = sys:rw\n",
+	  .config = LXC_DEBIAN_AUTO,
 	  .fixed_by = "lxc-proc-rw-sys-mixed",
 	  .fix = "lxc.mount.auto = cgroup:mixed proc:rw sys:mixed in the container's "
 		 "config, instead of common.conf's and userns.conf's lines",
@@ -102,7 +110,36 @@ const struct tool tools[] = {
 	 * against the enforce phase without a new LXC.
 	 */
 	{ "lxc-proc-rw-sys-mixed", GUEST_UID, prepare_lxc,
-	  .config = "lxc.mount.auto = cgroup:mixed proc:rw sys:mixed\n",
+	  .config = LXC_FIXED_AUTO,
+	  .argv = LXC_START },
+	/*
+	 * Debian's /usr/share/lxc/config/nesting.conf, which a container
+	 * includes to run containers of its own, adds two fresh mounts with
+	 * no flags: "lxc.mount.entry = proc dev/.lxc/proc proc
+	 * create=dir,optional" and the same for sys.  "optional" lets LXC
+	 * start the container when a mount is refused, so a refusal shows
+	 * only as a missing mount (.needs).  With common.conf's and
+	 * userns.conf's lines, as a container that includes all three ...
+	 */
+	{ "lxc-nesting", GUEST_UID, prepare_lxc,
+	  .config = LXC_DEBIAN_AUTO LXC_NESTING(""),
+	  .needs = LXC_NESTING_POINTS,
+	  .fixed_by = "lxc-nesting-flags",
+	  .fix = "lxc.mount.auto = cgroup:mixed proc:rw sys:mixed, and nosuid,nodev,noexec "
+		 "added to nesting.conf's two lxc.mount.entry lines",
+	  .argv = LXC_START },
+	/* ... with the first fix only, so that nesting.conf's lines show ... */
+	{ "lxc-proc-rw-sys-mixed-nesting", GUEST_UID, prepare_lxc,
+	  .config = LXC_FIXED_AUTO LXC_NESTING(""),
+	  .needs = LXC_NESTING_POINTS,
+	  .fixed_by = "lxc-nesting-flags",
+	  .fix = "nosuid,nodev,noexec added to the options of nesting.conf's two "
+		 "lxc.mount.entry lines",
+	  .argv = LXC_START },
+	/* ... and both fixed. */
+	{ "lxc-nesting-flags", GUEST_UID, prepare_lxc,
+	  .config = LXC_FIXED_AUTO LXC_NESTING(",nosuid,nodev,noexec"),
+	  .needs = LXC_NESTING_POINTS,
 	  .argv = LXC_START },
 	/*
 	 * runc and crun rootless (uid 1000, the one-id mapping that

@@ -29,6 +29,11 @@ struct tool {
 	 * fix working, and the change a user makes, as they make it.
 	 */
 	const char *fixed_by, *fix;
+	/*
+	 * Where its config mounts proc or sysfs besides /proc and /sys, by
+	 * spaces: the sandboxed command must see a mount there.
+	 */
+	const char *needs;
 	int timeout_s;		/* 0: the default, 20 s */
 	const char *version;	/* whose --version: NULL, argv[0] */
 	const char *const argv[24];

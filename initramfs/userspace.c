@@ -237,6 +237,8 @@ void run_userspace(void)
 		if (t->fixed_by)
 			report("toolfix %s %s %s\n", t->name, t->fixed_by,
 			       t->fix);
+		if (t->needs)
+			report("toolneeds %s %s\n", t->name, t->needs);
 		kmsg_forward(kmsg, t->name, count_warnings);
 		close(kmsg);
 	}

@@ -10,11 +10,38 @@
 #include "report.h"
 
 /* works / warns / fails, from the exit status and the kernel lines */
-const char *tool_verdict(const struct tool_run *t)
+/*
+ * The first mount point the tool's config asks for that its sandboxed
+ * command did not see a proc or sysfs mount on (a tool may let a refused
+ * mount go: LXC's "optional"), into @buf; NULL if it saw them all.
+ */
+const char *tool_missing(const struct tool_run *t, char *buf, size_t len)
 {
+	char needs[256], want[300], *p, *save;
 	int i;
 
-	if (t->exit != 0)
+	snprintf(needs, sizeof(needs), "%s", t->needs);
+	for (p = strtok_r(needs, " \n", &save); p;
+	     p = strtok_r(NULL, " \n", &save)) {
+		snprintf(want, sizeof(want), " %s ", p);
+		for (i = 0; i < t->n_out; i++)
+			if (!strncmp(t->out[i], "probe ", 6) &&
+			    strstr(t->out[i] + 5, want))
+				break;
+		if (i == t->n_out) {
+			snprintf(buf, len, "%s", p);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+const char *tool_verdict(const struct tool_run *t)
+{
+	char point[256];
+	int i;
+
+	if (t->exit != 0 || tool_missing(t, point, sizeof(point)))
 		return "fails";
 	for (i = 0; i < t->n_lines; i++)
 		if (is_warning(t->lines[i]))
@@ -84,11 +111,18 @@ static const char *untimed(const char *s)
  */
 const char *tool_call(const struct tool_run *t, char *buf, size_t len)
 {
+	char point[256];
 	int i;
 
 	for (i = 0; i < t->n_lines; i++)
 		if (is_warning(t->lines[i]))
 			return without_pid(t->lines[i], buf, len);
+	if (t->exit == 0 && tool_missing(t, point, sizeof(point))) {
+		snprintf(buf, len,
+			 "exit 0, but no proc or sysfs mount on %s, which its config asks for: the tool let the refused mount go",
+			 point);
+		return buf;
+	}
 	for (i = 0; i < t->n_out; i++)
 		if (strcasestr(t->out[i], "not permitted") ||
 		    strcasestr(t->out[i], "permission denied"))

@@ -16,6 +16,7 @@ struct matrix {
 
 /* compat_report.c: the real tools */
 const char *tool_verdict(const struct tool_run *t);
+const char *tool_missing(const struct tool_run *t, char *buf, size_t len);
 const struct tool_run *compat_tool_in(const struct matrix *m, int i, int mode);
 bool compat_works_everywhere(const struct matrix *m, int i);
 int compat_index(const struct matrix *m, const char *name);

@@ -193,6 +193,20 @@ static void rec_toolfix(struct run *run, const char *line)
 	}
 }
 
+/* "toolneeds NAME POINT...": where the tool's config mounts proc or sysfs */
+static void rec_toolneeds(struct run *run, const char *line)
+{
+	struct tool_run *t;
+	char name[64];
+	int off = 0;
+
+	if (sscanf(line, "toolneeds %63s %n", name, &off) != 1 || !off)
+		return;
+	t = find_tool(run, name);
+	if (t)
+		snprintf(t->needs, sizeof(t->needs), "%s", line + off);
+}
+
 static struct upstream_run *find_upstream(struct run *run, const char *name)
 {
 	int i;
@@ -314,6 +328,7 @@ static const struct {
 	{ "tool ", rec_tool },
 	{ "toolout ", rec_toolout },
 	{ "toolfix ", rec_toolfix },
+	{ "toolneeds ", rec_toolneeds },
 	{ "bench ", rec_bench },
 	{ "upstream-count ", rec_upstream_count },
 	{ "upstream ", rec_upstream },

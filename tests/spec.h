@@ -92,6 +92,7 @@ struct scase {
 struct tool_run {
 	char name[64], version[128];
 	char fixed_by[64], fix[256];	/* the row showing its fix, the change */
+	char needs[256];	/* mount points its config asks for, by spaces */
 	int uid;		/* who started it in the guest */
 	int exit;		/* -1: killed at the time limit */
 	long ms;

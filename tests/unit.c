@@ -322,7 +322,7 @@ static void test_tool_results(const char *spec_path)
 
 	snprintf(path, sizeof(path), "%.*sfixtures/results-tools.txt",
 		 slash ? (int)(slash - spec_path + 1) : 0, spec_path);
-	tap(!run_load(path, &run) && run.n_tools == 3, "tools: %s loads, 3 tools",
+	tap(!run_load(path, &run) && run.n_tools == 4, "tools: %s loads, 4 tools",
 	    path);
 	t = &run.tools[0];
 	tap(!strcmp(tool_verdict(t), "fails") &&
@@ -338,6 +338,11 @@ static void test_tool_results(const char *spec_path)
 	    !strcmp(tool_call(t, buf, sizeof(buf)),
 		    "VFS: process 'mount' (pid N) clears nosuid,nodev,noexec in mount of proc; the enforce phase will refuse this with EPERM"),
 	    "tools: a warning's call is the kernel line, its pid as N");
+	t = &run.tools[3];
+	tap(!strcmp(tool_verdict(t), "fails") &&
+	    strstr(tool_call(t, buf, sizeof(buf)), "no proc or sysfs mount on /dev/.lxc/sys") &&
+	    !tool_missing(&run.tools[1], buf, sizeof(buf)),
+	    "tools: exit 0 without a mount its config asks for fails, and names the mount point");
 	run_free(&run);
 }
 
