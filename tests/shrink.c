@@ -216,7 +216,7 @@ void seq_shrink(const struct opts *o, int phase, int mutation,
 	struct shrink sh = { .o = o, .phase = phase, .mutation = mutation,
 			     .best = *first, .found = 1 };
 	char name[64];
-	int chunk, r = 1;
+	int chunk, r = 1, i;
 
 	for (chunk = sh.best.n / 2; chunk >= 1 && r >= 0;) {
 		r = round_of(&sh, chunk);
@@ -227,6 +227,10 @@ void seq_shrink(const struct opts *o, int phase, int mutation,
 	}
 	printf("# the reproducer:\n");
 	seq_print_failure(&sh.best, o->mode);
+	for (i = 0; i < sh.best.n && sh.best.ops[i].kind != SQ_RAISE; i++)
+		;
+	if (i < sh.best.n)
+		printf("# it raises the phase: the spec's sequences run in one boot and take no raise, so add it as a scenario of its own boot instead\n");
 	snprintf(name, sizeof(name), "seq_found_%s_%d", o->mode, sh.best.id);
 	printf("# as a row of the spec's sequences (tests/spec.md; its cells are the model's, check them against the rules):\n# ");
 	fflush(stdout);
