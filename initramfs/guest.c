@@ -77,6 +77,21 @@ void die(const char *what)
 	_exit(1);
 }
 
+/* End the run with @fmt as the reason in its end record: no errno in it. */
+void end_error(const char *fmt, ...)
+{
+	va_list ap;
+	char why[256];
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	report("end error %s\n", why);
+	sync();
+	reboot(RB_AUTOBOOT);
+	_exit(1);
+}
+
 long now_ms(void)
 {
 	struct timespec ts;

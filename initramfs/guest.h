@@ -3,6 +3,7 @@
 #ifndef GUEST_H
 #define GUEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -68,6 +69,8 @@ void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Keep a copy of every record from now on in @path. */
 void report_keep(const char *path);
 void die(const char *what) __attribute__((noreturn));
+void end_error(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
 long now_ms(void);
 unsigned long ms_flags(int f);
 unsigned long attr_flags(int f);
@@ -125,6 +128,7 @@ int raise_phase(const struct raiser *r, const char *phase);
 /* ratelimit.c: the warning's rate limit, as the guest sees it */
 void count_warnings(const char *line);
 void pace_warnings(int need);
+bool warnings_may_be_cut(void);
 void wait_fresh_ratelimit(void);
 
 /* faults.c: fault injection and kmemleak, for the stress and sequences */

@@ -20,7 +20,6 @@
  *   end <status>
  */
 #define _GNU_SOURCE
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,22 +43,6 @@ static const struct {
 	/* Last: it raises the phase to enforce until the next boot. */
 	{ "selftest", run_selftest },
 };
-
-/* End the run before any step, with the reason as its end record. */
-static void __attribute__((noreturn, format(printf, 1, 2)))
-end_error(const char *fmt, ...)
-{
-	va_list ap;
-	char why[256];
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	report("end error %s\n", why);
-	sync();
-	reboot(RB_AUTOBOOT);
-	_exit(1);
-}
 
 /* Is @step in the comma list @list? */
 static int wanted(const char *list, const char *step)

@@ -1,10 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /bin/psmf-probe: run inside a container tool's sandbox, print the proc
- * and sysfs mounts it sees, with their options, and exit 0.
+ * and sysfs mounts it sees, with their options, and exit 0 if its /proc
+ * is its own pid namespace's.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/*
+ * A tool that makes a pid namespace must mount a proc for it: when that
+ * mount is refused and the tool goes on, /proc is still its parent's,
+ * where "self" names another pid.  That container is broken even though
+ * it started.
+ */
+static int proc_is_own(void)
+{
+	char self[32];
+	ssize_t n = readlink("/proc/self", self, sizeof(self) - 1);
+
+	if (n < 0) {
+		perror("psmf-probe: /proc/self");
+		return 0;
+	}
+	self[n] = 0;
+	if (atol(self) == (long)getpid())
+		return 1;
+	printf("psmf-probe: /proc is another pid namespace's: /proc/self is %s, getpid() is %ld\n",
+	       self, (long)getpid());
+	return 0;
+}
 
 int main(void)
 {
@@ -26,5 +52,5 @@ int main(void)
 			printf("probe %s %s %s\n", type, point, opts);
 	}
 	fclose(f);
-	return 0;
+	return proc_is_own() ? 0 : 1;
 }

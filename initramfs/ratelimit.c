@@ -12,6 +12,7 @@
  * in its current window is at most that.
  */
 #define _GNU_SOURCE
+#include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -26,9 +27,15 @@ static int lines;		/* lines seen since no window was open */
 
 void count_warnings(const char *line)
 {
+	long now;
+
 	if (strncmp(line, "VFS: process '", 14))
 		return;
-	last_warning = now_ms();
+	now = now_ms();
+	/* no window was open at last_warning + WINDOW_MS + MARGIN_MS */
+	if (last_warning && now >= last_warning + WINDOW_MS + MARGIN_MS)
+		lines = 0;
+	last_warning = now;
 	lines++;
 }
 
@@ -45,4 +52,15 @@ void pace_warnings(int need)
 {
 	if (lines && lines + need > BURST)
 		wait_fresh_ratelimit();
+}
+
+/*
+ * After a step that pace_warnings() could not bound: a window drops lines
+ * only once it has printed BURST of them, and every line of such a window
+ * came after the last point with no window open, so fewer lines than that
+ * since then means none was dropped.
+ */
+bool warnings_may_be_cut(void)
+{
+	return lines >= BURST;
 }

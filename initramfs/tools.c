@@ -37,6 +37,7 @@ static void prepare_nspawn(const struct tool *t);
 static void prepare_lxc(const struct tool *t);
 static void prepare_oci(const struct tool *t);
 static void prepare_podman(const struct tool *t);
+static void prepare_libvirt(const struct tool *t);
 
 #define LXC_START { "/usr/bin/lxc-start", "-F", "-P", LXC_PATH, "-n", "psmf", \
 		    "--logpriority=ERROR", NULL }
@@ -68,6 +69,26 @@ static void prepare_podman(const struct tool *t);
 	PODMAN " import /srv/podman/image.tar psmf >/dev/null && exec " \
 	PODMAN " --runtime " runtime " run --rm --network=none " \
 	"psmf /bin/psmf-probe", NULL }
+/*
+ * libvirt 9.0's LXC driver as a distribution runs it: libvirtd as root,
+ * "virsh -c lxc:///system create" of a transient domain whose init is the
+ * probe (its console is a pty no one reads, so it writes to a file), then
+ * wait until the domain is gone.  What virsh, the probe and the driver's
+ * log of the container say is the tool's output.
+ */
+#define LIBVIRT_DIR "/srv/libvirt"
+#define VIRSH "/usr/bin/virsh -q -c lxc:///system"
+#define LIBVIRT_RUN { "/bin/sh", "-c", \
+	"echo +cpu +memory >/sys/fs/cgroup/cgroup.subtree_control && " \
+	"/usr/sbin/libvirtd --config " LIBVIRT_DIR "/libvirtd.conf " \
+	"--pid-file " LIBVIRT_DIR "/libvirtd.pid >" LIBVIRT_DIR "/libvirtd.out 2>&1 & d=$!; " \
+	"until [ -S /run/libvirt/libvirt-sock ]; do kill -0 $d 2>/dev/null || " \
+	"{ cat " LIBVIRT_DIR "/libvirtd.out; exit 1; }; /usr/bin/sleep 0.1; done; " \
+	VIRSH " create " LIBVIRT_DIR "/psmf.xml 2>&1; s=$?; " \
+	"while " VIRSH " domid psmf >/dev/null 2>&1; do /usr/bin/sleep 0.1; done; " \
+	"cat " LIBVIRT_DIR "/out/probe.txt /var/log/libvirt/lxc/psmf.log 2>&1 | " \
+	"grep -v '^$'; kill $d; wait; exit $s", NULL }
+#define ROOTLESSKIT "/usr/bin/rootlesskit"
 #define PROC_FIX "add \"options\": [\"nosuid\", \"noexec\", \"nodev\"] to the /proc mount of config.json"
 
 const struct tool tools[] = {
@@ -97,6 +118,7 @@ const struct tool tools[] = {
 	 * lxc-create's templates include for unprivileged containers ...
 	 */
 	{ "lxc", GUEST_UID, prepare_lxc,
+	  .warn_lines = 2,
 	  .config = LXC_DEBIAN_AUTO,
 	  .fixed_by = "lxc-proc-rw-sys-mixed",
 	  .fix = "lxc.mount.auto = cgroup:mixed proc:rw sys:mixed in the container's "
@@ -122,6 +144,7 @@ const struct tool tools[] = {
 	 * userns.conf's lines, as a container that includes all three ...
 	 */
 	{ "lxc-nesting", GUEST_UID, prepare_lxc,
+	  .warn_lines = 4,
 	  .config = LXC_DEBIAN_AUTO LXC_NESTING(""),
 	  .needs = LXC_NESTING_POINTS,
 	  .fixed_by = "lxc-nesting-flags",
@@ -130,6 +153,7 @@ const struct tool tools[] = {
 	  .argv = LXC_START },
 	/* ... with the first fix only, so that nesting.conf's lines show ... */
 	{ "lxc-proc-rw-sys-mixed-nesting", GUEST_UID, prepare_lxc,
+	  .warn_lines = 2,
 	  .config = LXC_FIXED_AUTO LXC_NESTING(""),
 	  .needs = LXC_NESTING_POINTS,
 	  .fixed_by = "lxc-nesting-flags",
@@ -148,9 +172,11 @@ const struct tool tools[] = {
 	 * with no options ...
 	 */
 	{ "runc-spec-rootless", GUEST_UID, prepare_oci, .spec = OCI_GENERATED,
+	  .warn_lines = 5,
 	  .fixed_by = "runc-spec-rootless-proc-nosuid", .fix = PROC_FIX,
 	  .argv = OCI_RUN(RUNC, "psmf-runc-gen") },
 	{ "crun-spec-rootless", GUEST_UID, prepare_oci, .spec = OCI_GENERATED,
+	  .warn_lines = 5,
 	  .fixed_by = "runc-spec-rootless-proc-nosuid",
 	  .fix = PROC_FIX ", and run it with runc (" CRUN_RO ")",
 	  .argv = OCI_RUN(CRUN, "psmf-crun-gen") },
@@ -158,6 +184,7 @@ const struct tool tools[] = {
 	{ "runc-spec-rootless-proc-nosuid", GUEST_UID, prepare_oci,
 	  .spec = OCI_FIXED, .argv = OCI_RUN(RUNC, "psmf-runc-fix") },
 	{ "crun-spec-rootless-proc-nosuid", GUEST_UID, prepare_oci,
+	  .warn_lines = 4,
 	  .spec = OCI_FIXED, .fixed_by = "runc-spec-rootless-proc-nosuid",
 	  .fix = "run it with runc (" CRUN_RO ")",
 	  .argv = OCI_RUN(CRUN, "psmf-crun-fix") },
@@ -172,6 +199,7 @@ const struct tool tools[] = {
 	{ "runc-docker-mounts", GUEST_UID, prepare_oci, .spec = OCI_DOCKER,
 	  .argv = OCI_RUN(RUNC, "psmf-runc-docker") },
 	{ "crun-docker-mounts", GUEST_UID, prepare_oci, .spec = OCI_DOCKER,
+	  .warn_lines = 4,
 	  .fixed_by = "runc-docker-mounts",
 	  .fix = "run it with runc: podman --runtime runc, or runtime = \"runc\" "
 		 "in containers.conf (" CRUN_RO ")",
@@ -182,6 +210,7 @@ const struct tool tools[] = {
 	 * and with runc.
 	 */
 	{ "podman", GUEST_UID, prepare_podman, .timeout_s = 90, .version = PODMAN,
+	  .warn_lines = 4,
 	  .fixed_by = "podman-runtime-runc",
 	  .fix = "runtime = \"runc\" in containers.conf, or podman --runtime runc (" CRUN_RO ")",
 	  .argv = PODMAN_RUN("crun") },
@@ -189,10 +218,36 @@ const struct tool tools[] = {
 	  .version = PODMAN,
 	  .argv = PODMAN_RUN("runc") },
 	/*
+	 * libvirt-lxc: a container in a user namespace of its own (<idmap>,
+	 * to the user's subordinate ids) with a private network namespace
+	 * (<privnet/>) and the host's / as its root, as virt-sandbox and
+	 * application containers run.
+	 */
+	{ "libvirt-lxc", 0, prepare_libvirt, .timeout_s = 60,
+	  .version = "/usr/sbin/libvirtd", .argv = LIBVIRT_RUN },
+	/*
+	 * RootlessKit 1.1, which rootless Docker and nerdctl run to make
+	 * their user namespace: with --pidns it mounts a fresh proc with no
+	 * flags (pkg/child/child.go, mountProcfs()), retries read-only, and
+	 * goes on with its parent's /proc if both are refused.  Without
+	 * --pidns it mounts no proc (and with the default --net=host no
+	 * sysfs).
+	 */
+	{ "rootlesskit-pidns", GUEST_UID,
+	  .warn_lines = 1,
+	  .fixed_by = "rootlesskit",
+	  .fix = "leave out --pidns: the command then shares the host's pid namespace "
+		 "and its /proc (a fix that keeps the pid namespace belongs in RootlessKit: "
+		 "mount proc with MS_NOSUID|MS_NODEV|MS_NOEXEC)",
+	  .argv = { ROOTLESSKIT, "--pidns", "/bin/psmf-probe", NULL } },
+	{ "rootlesskit", GUEST_UID,
+	  .argv = { ROOTLESSKIT, "/bin/psmf-probe", NULL } },
+	/*
 	 * util-linux mount(8) in "unshare -r -m": a shell recipe's first
 	 * step into a user namespace, without and with the host's flags.
 	 */
 	{ "mount-proc", GUEST_UID, .version = MOUNT,
+	  .warn_lines = 1,
 	  .fixed_by = "mount-proc-nosuid-nodev-noexec",
 	  .fix = "mount -t proc -o nosuid,nodev,noexec proc /proc",
 	  .argv = MOUNT_IN_USERNS("-pf", "mount -t proc proc /proc") },
@@ -200,6 +255,7 @@ const struct tool tools[] = {
 	  .argv = MOUNT_IN_USERNS("-pf",
 		"mount -t proc -o nosuid,nodev,noexec proc /proc") },
 	{ "mount-sysfs", GUEST_UID, .version = MOUNT,
+	  .warn_lines = 1,
 	  .fixed_by = "mount-sysfs-nosuid-nodev-noexec",
 	  .fix = "mount -t sysfs -o nosuid,nodev,noexec sysfs /sys",
 	  .argv = MOUNT_IN_USERNS("-n", "mount -t sysfs sysfs /sys") },
@@ -406,4 +462,43 @@ static void prepare_podman(const struct tool *t)
 		   "{ \"default\": [ { \"type\": \"insecureAcceptAnything\" } ] }\n",
 		   0644);
 	chown_tree("/home/user", GUEST_UID);
+}
+
+/*
+ * libvirtd's own config (no polkit here: root's socket needs no auth),
+ * and the domain.  The probe's output file is the container root's,
+ * which is the first subordinate id on the host.
+ */
+static void prepare_libvirt(const struct tool *t)
+{
+	static const char *const dirs[] = { "", "/out", NULL };
+	char xml[1024];
+
+	(void)t;
+	make_dirs(LIBVIRT_DIR, dirs);
+	unlink(LIBVIRT_DIR "/out/probe.txt");
+	if (chown(LIBVIRT_DIR "/out", SUBID_FIRST, SUBID_FIRST))
+		die("chown " LIBVIRT_DIR "/out");
+	write_file(LIBVIRT_DIR "/libvirtd.conf",
+		   "auth_unix_rw = \"none\"\nauth_unix_ro = \"none\"\n"
+		   "unix_sock_group = \"root\"\n", 0644);
+	snprintf(xml, sizeof(xml),
+		 "<domain type='lxc'>\n"
+		 "  <name>psmf</name>\n"
+		 "  <memory unit='MiB'>64</memory>\n"
+		 "  <os>\n"
+		 "    <type>exe</type>\n"
+		 "    <init>/bin/sh</init>\n"
+		 "    <initarg>-c</initarg>\n"
+		 "    <initarg>exec /bin/psmf-probe >" LIBVIRT_DIR "/out/probe.txt 2>&amp;1</initarg>\n"
+		 "  </os>\n"
+		 "  <idmap>\n"
+		 "    <uid start='0' target='%d' count='%d'/>\n"
+		 "    <gid start='0' target='%d' count='%d'/>\n"
+		 "  </idmap>\n"
+		 "  <features><privnet/></features>\n"
+		 "  <devices><console type='pty'/></devices>\n"
+		 "</domain>\n",
+		 SUBID_FIRST, SUBID_COUNT, SUBID_FIRST, SUBID_COUNT);
+	write_file(LIBVIRT_DIR "/psmf.xml", xml, 0644);
 }

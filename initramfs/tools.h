@@ -34,6 +34,12 @@ struct tool {
 	 * spaces: the sandboxed command must see a mount there.
 	 */
 	const char *needs;
+	/*
+	 * The most warning lines one run logs under warn, so that the run
+	 * is paced into a window of the rate limit with room for them: the
+	 * guest stops with an error naming the row if a run logs more.
+	 */
+	int warn_lines;
 	int timeout_s;		/* 0: the default, 20 s */
 	const char *version;	/* whose --version: NULL, argv[0] */
 	const char *const argv[24];

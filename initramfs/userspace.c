@@ -41,12 +41,20 @@
 static void setup_user(void)
 {
 	static const char *const dirs[] = { "/etc", "/srv", "/home", "/home/user",
-		"/run", "/run/user", "/run/user/1000", NULL };
+		"/run", "/run/user", "/run/user/1000", "/var", NULL };
 	char ids[64];
 
 	make_dirs("", dirs);
 	write_file("/etc/passwd", "root:x:0:0:root:/root:/bin/sh\n"
 		   "user:x:1000:1000:user:/home/user:/bin/sh\n", 0644);
+	/* as on Debian: libvirt's console is a pty of the host's devpts */
+	if ((mkdir("/dev/pts", 0755) && errno != EEXIST) ||
+	    mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
+		  "gid=5,mode=620,ptmxmode=000"))
+		die("mount /dev/pts");
+	/* as on Debian: libvirt's clients look for its socket there */
+	if (symlink("/run", "/var/run") && errno != EEXIST)
+		die("symlink /var/run");
 	write_file("/etc/group", "root:x:0:\nuser:x:1000:\n", 0644);
 	/* systemd-nspawn binds the host's into the container's /run/host. */
 	write_file("/usr/lib/os-release", "ID=psmf\nNAME=\"psmf test guest\"\n",
@@ -196,37 +204,69 @@ static int run(const struct tool *t, const char *const *argv)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/*
+ * What "@path --version" says, first line, as one word: asked once per
+ * binary (five rows run lxc-start), kept for the rows after.
+ */
+static const char *tool_version(const struct tool *t, const char *path)
+{
+	static struct {
+		const char *path;
+		char version[128];
+	} seen[32];
+	static int n_seen;
+	char vflag[] = "--version", *version, *c;
+	const char *vargv[] = { path, vflag, NULL };
+	int i;
+
+	for (i = 0; i < n_seen; i++)
+		if (!strcmp(seen[i].path, path))
+			return seen[i].version;
+	if (n_seen == ARRAY_SIZE(seen))
+		end_error("more than %d tool binaries: raise seen[] in tool_version()",
+			  n_seen);
+	run(t, vargv);
+	seen[n_seen].path = path;
+	version = seen[n_seen++].version;
+	snprintf(version, sizeof(seen[0].version), "%.127s",
+		 n_output ? output[0] : "unknown");
+	/* mount(8) appends libmount's features: "(libmount 2.38.1: ...)" */
+	c = strstr(version, " (");
+	if (c && strchr(c, ':'))
+		*c = 0;
+	for (c = version; *c; c++)
+		if (*c == ' ')
+			*c = '_';
+	return version;
+}
+
 void run_userspace(void)
 {
-	char version[128], vflag[] = "--version";
 	int i, j;
 
 	setup_user();
 	for (i = 0; i < n_tools; i++) {
 		const struct tool *t = &tools[i];
-		const char *vargv[] = { t->version ? t->version : t->argv[0],
-					vflag, NULL };
+		const char *path = t->version ? t->version : t->argv[0];
+		const char *version;
 		long start;
 		int kmsg, status;
 
-		if (access(vargv[0], X_OK)) {
+		if (access(path, X_OK)) {
 			report("tool %s version=missing uid=%d exit=127 ms=0\n",
 			       t->name, (int)t->uid);
 			continue;
 		}
-		run(t, vargv);
-		snprintf(version, sizeof(version), "%.127s",
-			 n_output ? output[0] : "unknown");
-		/* mount(8) appends libmount's features: "(libmount 2.38.1: ...)" */
-		if (strstr(version, " (") && strchr(strstr(version, " ("), ':'))
-			*strstr(version, " (") = 0;
-		for (char *c = version; *c; c++)
-			if (*c == ' ')
-				*c = '_';
+		version = tool_version(t, path);
 		if (t->prepare)
 			t->prepare(t);
-		/* A fresh window of the warning's rate limit for each tool. */
-		wait_fresh_ratelimit();
+		/*
+		 * Room in the warning's rate limit for what the tool logs,
+		 * and one line more, so that a run that logs more than that
+		 * is seen: a fresh window only when the tools before it left
+		 * too little.
+		 */
+		pace_warnings(t->warn_lines + 1);
 		kmsg = kmsg_open_at_end();
 		start = now_ms();
 		status = run(t, t->argv);
@@ -241,5 +281,9 @@ void run_userspace(void)
 			report("toolneeds %s %s\n", t->name, t->needs);
 		kmsg_forward(kmsg, t->name, count_warnings);
 		close(kmsg);
+		if (warnings_may_be_cut())
+			end_error("%s logged more warning lines than its .warn_lines "
+				  "(%d), so the rate limit may have dropped some: raise "
+				  "it in initramfs/tools.c", t->name, t->warn_lines);
 	}
 }

@@ -19,7 +19,7 @@ add() {	# copy $1 into the stage at the same path, following links
 
 for spec; do
 	bin=${spec%%:*} pkg=${spec#*:}
-	[ -x "$bin" ] || { echo "userspace.sh: $bin not found: apt-get install $pkg" >&2; exit 1; }
+	[ -f "$bin" ] || { echo "userspace.sh: $bin not found: apt-get install $pkg" >&2; exit 1; }
 	add "$bin"
 	for lib in $(ldd "$bin" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }'); do
 		add "$lib"
