@@ -71,12 +71,14 @@ static void prepare_libvirt(const struct tool *t);
 	"psmf /bin/psmf-probe", NULL }
 /*
  * libvirt 9.0's LXC driver as a distribution runs it: libvirtd as root,
- * "virsh -c lxc:///system create" of a transient domain whose init is the
- * probe (its console is a pty no one reads, so it writes to a file), then
- * wait until the domain is gone.  What virsh, the probe and the driver's
- * log of the container say is the tool's output.
+ * "virsh -c lxc:///system create" of a transient domain whose init runs
+ * the probe (its console is a pty no one reads, so the probe writes to a
+ * file, and its exit status to another), then wait until the domain is
+ * gone.  The output is virsh's, the probe's, and if the domain did not
+ * start, the errors of the driver's log of it, without their times.
  */
 #define LIBVIRT_DIR "/srv/libvirt"
+#define LIBVIRT_OUT LIBVIRT_DIR "/out"
 #define VIRSH "/usr/bin/virsh -q -c lxc:///system"
 #define LIBVIRT_RUN { "/bin/sh", "-c", \
 	"echo +cpu +memory >/sys/fs/cgroup/cgroup.subtree_control && " \
@@ -86,8 +88,10 @@ static void prepare_libvirt(const struct tool *t);
 	"{ cat " LIBVIRT_DIR "/libvirtd.out; exit 1; }; /usr/bin/sleep 0.1; done; " \
 	VIRSH " create " LIBVIRT_DIR "/psmf.xml 2>&1; s=$?; " \
 	"while " VIRSH " domid psmf >/dev/null 2>&1; do /usr/bin/sleep 0.1; done; " \
-	"cat " LIBVIRT_DIR "/out/probe.txt /var/log/libvirt/lxc/psmf.log 2>&1 | " \
-	"grep -v '^$'; kill $d; wait; exit $s", NULL }
+	"cat " LIBVIRT_OUT "/probe.txt 2>&1; " \
+	"if [ $s = 0 ]; then s=$(cat " LIBVIRT_OUT "/status 2>&1) || s=125; else " \
+	"grep -o -e 'error : .*' -e 'Failure in libvirt_lxc startup.*' " \
+	"/var/log/libvirt/lxc/psmf.log; fi; kill $d; wait; exit $s", NULL }
 #define ROOTLESSKIT "/usr/bin/rootlesskit"
 #define PROC_FIX "add \"options\": [\"nosuid\", \"noexec\", \"nodev\"] to the /proc mount of config.json"
 
@@ -221,7 +225,9 @@ const struct tool tools[] = {
 	 * libvirt-lxc: a container in a user namespace of its own (<idmap>,
 	 * to the user's subordinate ids) with a private network namespace
 	 * (<privnet/>) and the host's / as its root, as virt-sandbox and
-	 * application containers run.
+	 * application containers run.  Without a network namespace of its
+	 * own, libvirt 9.0 cannot start a container in a user namespace in
+	 * any phase (it binds the host's /sys: EINVAL).
 	 */
 	{ "libvirt-lxc", 0, prepare_libvirt, .timeout_s = 60,
 	  .version = "/usr/sbin/libvirtd", .argv = LIBVIRT_RUN },
@@ -476,9 +482,10 @@ static void prepare_libvirt(const struct tool *t)
 
 	(void)t;
 	make_dirs(LIBVIRT_DIR, dirs);
-	unlink(LIBVIRT_DIR "/out/probe.txt");
-	if (chown(LIBVIRT_DIR "/out", SUBID_FIRST, SUBID_FIRST))
-		die("chown " LIBVIRT_DIR "/out");
+	unlink(LIBVIRT_OUT "/probe.txt");
+	unlink(LIBVIRT_OUT "/status");
+	if (chown(LIBVIRT_OUT, SUBID_FIRST, SUBID_FIRST))
+		die("chown " LIBVIRT_OUT);
 	write_file(LIBVIRT_DIR "/libvirtd.conf",
 		   "auth_unix_rw = \"none\"\nauth_unix_ro = \"none\"\n"
 		   "unix_sock_group = \"root\"\n", 0644);
@@ -490,7 +497,8 @@ static void prepare_libvirt(const struct tool *t)
 		 "    <type>exe</type>\n"
 		 "    <init>/bin/sh</init>\n"
 		 "    <initarg>-c</initarg>\n"
-		 "    <initarg>exec /bin/psmf-probe >" LIBVIRT_DIR "/out/probe.txt 2>&amp;1</initarg>\n"
+		 "    <initarg>/bin/psmf-probe >" LIBVIRT_OUT "/probe.txt 2>&amp;1; "
+		 "echo $? >" LIBVIRT_OUT "/status</initarg>\n"
 		 "  </os>\n"
 		 "  <idmap>\n"
 		 "    <uid start='0' target='%d' count='%d'/>\n"

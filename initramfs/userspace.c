@@ -230,6 +230,12 @@ static const char *tool_version(const struct tool *t, const char *path)
 	version = seen[n_seen++].version;
 	snprintf(version, sizeof(seen[0].version), "%.127s",
 		 n_output ? output[0] : "unknown");
+	/* libvirtd names itself by its path: "/usr/sbin/libvirtd (libvirt) 9.0.0" */
+	c = strchr(version, ' ');
+	if (version[0] == '/' && c) {
+		c = (char *)memrchr(version, '/', c - version) + 1;
+		memmove(version, c, strlen(c) + 1);
+	}
 	/* mount(8) appends libmount's features: "(libmount 2.38.1: ...)" */
 	c = strstr(version, " (");
 	if (c && strchr(c, ':'))

@@ -21,6 +21,12 @@ for spec; do
 	bin=${spec%%:*} pkg=${spec#*:}
 	[ -f "$bin" ] || { echo "userspace.sh: $bin not found: apt-get install $pkg" >&2; exit 1; }
 	add "$bin"
+	if ldd "$bin" | grep -q 'not found'; then
+		echo "userspace.sh: $bin needs libraries that are not installed:" >&2
+		ldd "$bin" | grep 'not found' >&2
+		echo "userspace.sh: reinstall $pkg (apt-get install --reinstall $pkg)" >&2
+		exit 1
+	fi
 	for lib in $(ldd "$bin" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }'); do
 		add "$lib"
 	done
