@@ -36,8 +36,9 @@ struct tool {
 	const char *needs;
 	/*
 	 * The most warning lines one run logs under warn, so that the run
-	 * is paced into a window of the rate limit with room for them: the
-	 * guest stops with an error naming the row if a run logs more.
+	 * is paced into a window of the rate limit with room for them and
+	 * one more: the guest stops with an error naming the row when a run
+	 * logs so many more that the window may have dropped one.
 	 */
 	int warn_lines;
 	int timeout_s;		/* 0: the default, 20 s */
