@@ -1,6 +1,7 @@
 #!/bin/sh
-# Apply the series to a Linux source tree of the version it was made for,
-# in series order, with --fuzz=0, all or nothing.
+# Apply the series to a Linux source tree, in series order, with --fuzz=0,
+# all or nothing: the series of kernel/VERSION/ for the tree's version
+# (kernel/trees lists the versions there is a series for).
 #
 # usage: kernel/apply.sh TREE
 #
@@ -11,27 +12,25 @@
 # the version the series was made for, or that has the series already,
 # is refused before anything is written.
 set -eu
-[ $# -eq 1 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
+[ $# -eq 1 ] || { sed -n '2,13p' "$0" >&2; exit 2; }
 tree=$1
 dir=$(cd "$(dirname "$0")" && pwd)
 fail() { echo "apply.sh: error: $*" >&2; exit 1; }
 
-# The version the series was made for, from the cover letter.
-made_for=$(sed -n 's/.*linux-source-\([0-9]*\.[0-9]*\) (\([0-9.]*\)).*/\1/p' "$dir/0000-cover-letter.patch" | head -n 1)
-[ -n "$made_for" ] || fail "$dir/0000-cover-letter.patch does not say which linux-source version the series is for"
-
 [ -f "$tree/Makefile" ] && [ -f "$tree/fs/namespace.c" ] || fail "$tree is not a kernel source tree"
-version=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p' "$tree/Makefile" | paste -sd. -)
-[ "$version" = "$made_for" ] ||
-	fail "$tree is Linux $version; this series is made for Linux $made_for (Debian's linux-source-$made_for)"
+# The series made for the tree's version (kernel/VERSION/), or an error
+# naming the versions there is a series for.
+series_dir=$("$dir/trees.sh" series "$tree" 2>&1) || fail "${series_dir#trees.sh: error: }"
+version=$("$dir/trees.sh" version "$tree")
+made_for=$("$dir/trees.sh" made-for "$series_dir")
 if grep -q PROC_SYSFS_MOUNT_FLAGS "$tree/fs/Kconfig"; then
 	fail "$tree already has a CONFIG_PROC_SYSFS_MOUNT_FLAGS series applied: start from a pristine tree"
 fi
 [ -w "$tree" ] || fail "$tree is not writable"
 
-patches=$(grep -v '^[[:space:]]*\(#\|$\)' "$dir/series")
+patches=$(grep -v '^[[:space:]]*\(#\|$\)' "$series_dir/series")
 files=$(for p in $patches; do
-	sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p; s,^--- a/\([^[:space:]]*\).*,\1,p' "$dir/$p"
+	sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p; s,^--- a/\([^[:space:]]*\).*,\1,p' "$series_dir/$p"
 done | sort -u)
 
 tmp=$(mktemp -d)
@@ -54,9 +53,9 @@ for f in $files; do
 	fi
 done
 for p in $patches; do
-	if ! out=$(patch -d "$tmp/new" -p1 --fuzz=0 --no-backup-if-mismatch < "$dir/$p" 2>&1); then
+	if ! out=$(patch -d "$tmp/new" -p1 --fuzz=0 --no-backup-if-mismatch < "$series_dir/$p" 2>&1); then
 		echo "$out" >&2
-		fail "$p does not apply to Linux $version with --fuzz=0 (file and hunk above); the series was made for $made_for; $tree was not changed"
+		fail "$p does not apply to $tree (Linux $(make -s -C "$tree" kernelversion 2>/dev/null || echo "$version")) with --fuzz=0 (file and hunk above); the series in $series_dir was made for $made_for; $tree was not changed"
 	fi
 	echo "apply.sh: $p applies"
 done
@@ -70,4 +69,4 @@ for f in $files; do
 	fi
 	moved="$moved $f"
 done
-echo "apply.sh: done, $(echo "$patches" | wc -l) patches; now pick a phase: kernel/set-mode.sh $tree $tree/.config warn"
+echo "apply.sh: done, $(echo "$patches" | wc -l) patches of $series_dir; now pick a phase: kernel/set-mode.sh $tree $tree/.config warn"

@@ -6,6 +6,8 @@
 # recompile and a relink, and later builds of each mode are incremental.
 #
 # usage: build.sh TREE CONFIGS_DIR OUTDIR VARIANT...
+#   The kernels land as OUTDIR/bzImage-VERSION-VARIANT, VERSION the tree's
+#   (kernel/trees.sh version), for example bzImage-6.12-enforce.
 #   VARIANT is a phase (kernel/phases.sh lists them), debug-MODE for the mode
 #   with configs/debug.config on top of configs/base.config, or fixed-MODE
 #   for the mode with the phase fixed at build time (configs/fixed.config:
@@ -22,6 +24,7 @@ export KBUILD_BUILD_TIMESTAMP='Wed Jun  3 23:35:30 UTC 2015'
 export KBUILD_BUILD_USER=psmf KBUILD_BUILD_HOST=psmf KBUILD_BUILD_VERSION=1
 export ARCH=x86_64
 jobs=$(nproc)
+ver=$("$(dirname "$0")/trees.sh" version "$tree")
 
 # Every line a fragment asks for, "CONFIG_X=y" or "# CONFIG_X is not set".
 wanted() { grep -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set)' "$1"; }
@@ -68,14 +71,15 @@ config_key() {
 	} | sha256sum | cut -d' ' -f1
 }
 
-# Kbuild records absolute paths (objtool's, for one), so every mode is
-# built at the same path, $out/kbuild, and moved aside to kbuild-MODE after.
-work=$out/kbuild
+# Kbuild records absolute paths (objtool's, for one), so every mode of a
+# tree is built at the same path, $out/kbuild-VERSION, and moved aside to
+# kbuild-VERSION-MODE after.
+work=$out/kbuild-$ver
 park() {
 	[ -d "$work" ] || return 0
 	m=$(cat "$work/.psmf-mode" 2>/dev/null || true)
-	if [ -n "$m" ] && [ ! -e "$out/kbuild-$m" ]; then
-		mv "$work" "$out/kbuild-$m"
+	if [ -n "$m" ] && [ ! -e "$out/kbuild-$ver-$m" ]; then
+		mv "$work" "$out/kbuild-$ver-$m"
 	else
 		rm -rf "$work"
 	fi
@@ -87,18 +91,18 @@ for mode; do
 	for frag in $(fragments "$mode"); do
 		[ -r "$frag" ] || fail "no fragment $frag for variant '$mode'"
 	done
-	rm -f "$out/bzImage-$mode"
-	if [ -d "$out/kbuild-$mode" ]; then
-		mv "$out/kbuild-$mode" "$work"
+	rm -f "$out/bzImage-$ver-$mode"
+	if [ -d "$out/kbuild-$ver-$mode" ]; then
+		mv "$out/kbuild-$ver-$mode" "$work"
 	elif [ -n "$seed" ]; then
-		echo "build.sh: seeding $mode from $seed"
-		cp -a "$out/kbuild-$seed" "$work"
+		echo "build.sh: seeding $ver-$mode from $seed"
+		cp -a "$out/kbuild-$ver-$seed" "$work"
 	fi
 	mkdir -p "$work"
 	echo "$mode" > "$work/.psmf-mode"
 	key=$(config_key "$mode")
 	if [ "$(cat "$work/.psmf-config-key" 2>/dev/null)" != "$key" ]; then
-		echo "build.sh: configuring $mode"
+		echo "build.sh: configuring $ver-$mode"
 		rm -f "$work/.psmf-config-key"
 		make -s -C "$tree" O="$work" tinyconfig >/dev/null
 		"$tree/scripts/kconfig/merge_config.sh" -m -O "$work" "$work/.config" \
@@ -109,11 +113,11 @@ for mode; do
 		done
 		echo "$key" > "$work/.psmf-config-key"
 	fi
-	cp "$work/.config" "$out/config-$mode"
-	echo "build.sh: building $mode"
+	cp "$work/.config" "$out/config-$ver-$mode"
+	echo "build.sh: building $ver-$mode"
 	make -s -C "$tree" O="$work" -j"$jobs" bzImage
-	cp "$work/arch/x86/boot/bzImage" "$out/bzImage-$mode.tmp"
-	mv "$out/bzImage-$mode.tmp" "$out/bzImage-$mode"
+	cp "$work/arch/x86/boot/bzImage" "$out/bzImage-$ver-$mode.tmp"
+	mv "$out/bzImage-$ver-$mode.tmp" "$out/bzImage-$ver-$mode"
 	park
 	seed=$mode
 done

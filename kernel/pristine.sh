@@ -1,7 +1,7 @@
 #!/bin/sh
 # Copy a tree that tree.sh made and take its series out of the copy again,
 # in reverse order, from the tree's own record of what it applied
-# (.series-applied): 6.1 as shipped, to compare with or to build on.
+# (.series-applied): the tree as shipped, to compare with or to build on.
 #
 # usage: kernel/pristine.sh TREE DEST
 set -eu

@@ -3,7 +3,8 @@
 # configuration, for distributions that build their own kernel.
 #
 # usage: kernel/set-mode.sh TREE CONFIG MODE
-#   TREE    a Linux source tree with the series applied (kernel/apply.sh)
+#   TREE    a Linux source tree of a version in kernel/trees, with the
+#           series applied (kernel/apply.sh)
 #   CONFIG  the .config to change (of an O= build directory, or TREE/.config)
 #   MODE    a phase: legacy, warn, implicit or enforce (kernel/phases.sh)
 #
@@ -13,7 +14,7 @@
 # copy, and CONFIG is replaced (atomically, in its own directory) only when
 # the copy has exactly that phase.  On any error CONFIG is left as it was.
 set -eu
-[ $# -eq 3 ] || { sed -n '2,14p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '2,15p' "$0" >&2; exit 2; }
 tree=$1 config=$2 mode=$3
 here=$(cd "$(dirname "$0")/.." && pwd)
 fail() { echo "set-mode.sh: error: $*" >&2; exit 1; }
@@ -26,6 +27,8 @@ sym=CONFIG_PROC_SYSFS_MOUNT_FLAGS_$(echo "$mode" | tr a-z A-Z)
 
 [ -f "$tree/Makefile" ] && [ -x "$tree/scripts/kconfig/merge_config.sh" ] ||
 	fail "$tree is not a kernel source tree (no Makefile or scripts/kconfig/merge_config.sh)"
+# Only a tree of a version there is a series for (kernel/trees).
+out=$("$here/kernel/trees.sh" series "$tree" 2>&1) || fail "${out#trees.sh: error: }"
 grep -q 'PROC_SYSFS_MOUNT_FLAGS_WARN' "$tree/fs/Kconfig" ||
 	fail "$tree has no CONFIG_PROC_SYSFS_MOUNT_FLAGS: apply the series first (kernel/apply.sh $tree)"
 grep -qx "config ${sym#CONFIG_}" "$tree/fs/Kconfig" ||

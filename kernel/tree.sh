@@ -11,7 +11,9 @@ applied=$tree/.series-applied     # copies of the patches now in the tree
 
 fail() { echo "tree.sh: error: $*" >&2; rm -f "$stamp" "$applied/ok"; exit 1; }
 
-[ -r "$tarball" ] || fail "kernel tarball $tarball not found: install it with 'apt-get install linux-source-6.1', or point -Dtarball= at a 6.1 tarball"
+made_for=$("$(dirname "$0")/trees.sh" made-for "$series_dir") || fail "no series in $series_dir"
+want=${made_for%.*}
+[ -r "$tarball" ] || fail "kernel tarball $tarball not found: install it with 'apt-get install linux-source-$want', or name another Linux $want tarball with -Dtarballs=$want=PATH"
 [ -r "$series_dir/series" ] || fail "$series_dir/series not found"
 
 patches=$(grep -v '^[[:space:]]*\(#\|$\)' "$series_dir/series")
@@ -49,7 +51,7 @@ fi
 for p in $patches; do
 	if ! out=$(patch -d "$tree" -p1 --fuzz=0 --no-backup-if-mismatch -s < "$series_dir/$p" 2>&1); then
 		echo "$out" >&2
-		fail "$p does not apply to $(make -s -C "$tree" kernelversion 2>/dev/null || echo this tree) with --fuzz=0 (hunks above); refresh it against a pristine linux-source-6.1 tree; remove $tree before the next build"
+		fail "$p does not apply with --fuzz=0 (file and hunk above): $tarball is Linux $(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' "$tree/Makefile" | paste -sd. -), the series in $series_dir was made for Linux $made_for; name a linux-source-$want tarball with -Dtarballs=$want=PATH, or refresh the series against it; remove $tree before the next build"
 	fi
 done
 

@@ -11,18 +11,21 @@
 # meson setup, then meson compile of what the main job builds (tree
 # extraction, configuration, kernels, initramfs, runner).
 #
+# Per tree (TREES, a comma list of kernel/trees):
 #   A  clean build of one variant (legacy)
-#   B  clean build of every phase (from a copy of the source), then the
-#      main job's tests on it (matrix and userspace suites)
-#   B' no-op rebuild of B, then B after a change to a patch
+#   B  clean build of every phase
+# then, on the first tree:
+#   M  the main job's tests on its B (matrix and userspace suites)
+#   B' no-op rebuild of that B, then that B after a change to a patch
 #   C  clean build of enforce and warn, in the other order
 #
 # The main job (tests/run-matrix) = B's build + its tests; its bound:
 # at most 1.3 x (A's build + the same tests).
 #
-# usage: bench-build.sh SRCDIR WORKDIR
+# usage: bench-build.sh SRCDIR WORKDIR TREES
 set -eu
-src=$(cd "$1" && pwd) work=$2
+src=$(cd "$1" && pwd) work=$2 trees=$(echo "$3" | tr , ' ')
+first=${trees%% *}
 rm -rf "$work"
 mkdir -p "$work/src" "$work/snapshot"
 work=$(cd "$work" && pwd)
@@ -61,58 +64,68 @@ for d in src snapshot; do
 done
 src=$work/snapshot
 
-# build DIR SRC MODES: setup and compile; sets $t_build, $c_build, $objs.
+# build DIR SRC MODES TREE: setup and compile; sets $t_build, $c_build, $objs.
 build() {
 	cpu; c=$cpu_now; t=$(now)
-	quiet meson setup "$1" "$2" -Dmodes="$3" -Ddebug_kernels=false
+	quiet meson setup "$1" "$2" -Dmodes="$3" -Dtrees="$4" -Ddebug_kernels=false
 	quiet meson compile -C "$1" $main_targets
 	t_build=$(since "$t")
 	cpu; c_build=$(echo "$cpu_now - $c" | bc)
 	objects "$1"
 }
 
-echo "A: clean build, legacy only"
-build "$work/a" "$src" legacy
-t1=$t_build c1=$c_build o1=$objs
+ratio() { echo "$1 / $2" | bc -l; }
+within() { [ "$(echo "$1 <= $2" | bc -l)" = 1 ] && echo within || echo OVER; }
+for tv in $trees; do
+	echo "A: Linux $tv, clean build, legacy only"
+	b_src=$src
+	[ "$tv" = "$first" ] && b_src=$work/src
+	build "$work/a-$tv" "$src" legacy "$tv"
+	t1=$t_build c1=$c_build o1=$objs
+	echo "B: Linux $tv, clean build, every phase"
+	build "$work/b-$tv" "$b_src" all "$tv"
+	t3=$t_build c3=$c_build o3=$objs
+	nphases=$(ls "$work/b-$tv"/bzImage-* | wc -l)
+	[ "$tv" = "$first" ] && t1_first=$t1 t3_first=$t3
+	{
+	printf 'Linux %s\n' "$tv"
+	printf '  one variant, clean:              %6.1f s wall %7.1f s CPU %6d objects\n' "$t1" "$c1" "$o1"
+	printf '  every variant (%d), clean:        %6.1f s wall %7.1f s CPU %6d objects\n' "$nphases" "$t3" "$c3" "$o3"
+	r=$(ratio "$c3" "$c1")
+	printf '  ratio, CPU time:                 %.3f (bound 1.2: %s; moves with the machine'"'"'s load)\n' "$r" "$(within "$r" 1.2)"
+	r=$(ratio "$o3" "$o1")
+	printf '  ratio, objects compiled:         %.3f (bound 1.2: %s)\n' "$r" "$(within "$r" 1.2)"
+	printf '  ratio, wall clock:               %.2f (moves with the machine'"'"'s load)\n' "$(ratio "$t3" "$t1")"
+	} >> "$work/per-tree"
+done
+b=$work/b-$first
+sums_b=$(cd "$b" && sha256sum bzImage-* initramfs-*.cpio)
 
-echo "B: clean build, every phase"
-build "$work/b" "$work/src" all
-t3=$t_build c3=$c_build o3=$objs
-sums_b=$(cd "$work/b" && sha256sum bzImage-* initramfs.cpio)
-
-echo "B: the main job's tests (matrix and userspace suites)"
+echo "M: Linux $first, the main job's tests (matrix and userspace suites)"
 t=$(now)
-meson test -C "$work/b" --suite matrix --suite userspace > "$work/tests.log" 2>&1 ||
+meson test -C "$b" --suite matrix --suite userspace > "$work/tests.log" 2>&1 ||
 	{ tail -30 "$work/tests.log"; echo "bench: the main job's tests failed"; exit 1; }
 tm=$(since "$t")
 
-t=$(now); quiet meson compile -C "$work/b"; tnoop=$(since "$t")
+t=$(now); quiet meson compile -C "$b"; tnoop=$(since "$t")
 
 # A change to a patch: reword a comment that patch 2 adds to namespace.c.
-p=$(ls "$work"/src/kernel/0002-*.patch)
+p=$(ls "$work"/src/kernel/"$first"/0002-*.patch)
 sed -i 's|^+ \* state is our own so that|+ * state is our own, so that|' "$p"
 grep -q 'state is our own, so that' "$p" || { echo "bench: could not change $p"; exit 1; }
-t=$(now); quiet meson compile -C "$work/b"; tpatch=$(since "$t")
+t=$(now); quiet meson compile -C "$b"; tpatch=$(since "$t")
 
-echo "C: clean build, enforce then warn"
-build "$work/c" "$src" enforce,warn
-sums_a=$(cd "$work/a" && sha256sum bzImage-legacy initramfs.cpio)
-sums_c=$(cd "$work/c" && sha256sum bzImage-enforce bzImage-warn initramfs.cpio)
+echo "C: Linux $first, clean build, enforce then warn"
+build "$work/c" "$src" enforce,warn "$first"
+sums_a=$(cd "$work/a-$first" && sha256sum bzImage-* initramfs-*.cpio)
+sums_c=$(cd "$work/c" && sha256sum bzImage-* initramfs-*.cpio)
 
 same() { echo "$sums_b" | grep -qxF "$1" && echo identical || echo DIFFERENT; }
 
 echo
-ratio() { echo "$1 / $2" | bc -l; }
-within() { [ "$(echo "$1 <= $2" | bc -l)" = 1 ] && echo within || echo OVER; }
-nphases=$(echo "$sums_b" | grep -c bzImage)
-printf 'one variant, clean:              %6.1f s wall %7.1f s CPU %6d objects\n' "$t1" "$c1" "$o1"
-printf 'every variant (%d), clean:        %6.1f s wall %7.1f s CPU %6d objects\n' "$nphases" "$t3" "$c3" "$o3"
-r=$(ratio "$o3" "$o1")
-printf '  ratio, objects compiled:         %.3f (bound 1.2: %s)\n' "$r" "$(within "$r" 1.2)"
-printf '  ratio, CPU time:                 %.2f (moves with the machine'"'"'s load)\n' "$(ratio "$c3" "$c1")"
-printf '  ratio, wall clock:               %.2f (moves with the machine'"'"'s load)\n' "$(ratio "$t3" "$t1")"
-printf 'main job tests (matrix, userspace): %6.1f s wall\n' "$tm"
-r=$(ratio "$(echo "$t3 + $tm" | bc)" "$(echo "$t1 + $tm" | bc)")
+cat "$work/per-tree"
+printf 'main job tests (matrix, userspace), Linux %s: %6.1f s wall\n' "$first" "$tm"
+r=$(ratio "$(echo "$t3_first + $tm" | bc)" "$(echo "$t1_first + $tm" | bc)")
 printf 'main job / (one variant + its tests): %.2f, wall clock (bound 1.3: %s)\n' "$r" "$(within "$r" 1.3)"
 printf 'no-op meson compile:              %6.1f s   (bound 10 s)\n' "$tnoop"
 printf 'all after a patch change:         %6.1f s   (bound 30 s)\n' "$tpatch"

@@ -8,25 +8,25 @@
 # -icount, so the guest's clock counts executed instructions (1 ns each)
 # and the figures do not depend on the host's load; they are not a test.
 #
-# usage: bench-mount.sh BUILDDIR [ROUNDS]
+# usage: bench-mount.sh BUILDDIR TREE_VERSION [ROUNDS]
 set -eu
-build=$(cd "$1" && pwd) rounds=${2:-3}
+build=$(cd "$1" && pwd) tv=$2 rounds=${3:-3}
 here=$(cd "$(dirname "$0")" && pwd)
-out=$build/bench-mount
+out=$build/bench-mount-$tv
 rm -rf "$out"
 mkdir -p "$out"
 variants="fixed-legacy $("$here/../kernel/phases.sh" | tr '\n' ' ')"
 for r in $(seq "$rounds"); do
 	for v in $variants; do
 		m=${v#fixed-}
-		"$build/runner" boot --mode "$m" --kernel "$build/bzImage-$v" \
-			--initrd "$build/initramfs.cpio" --spec "$here/spec.md" \
+		"$build/runner" boot --mode "$m" --kernel "$build/bzImage-$tv-$v" \
+			--initrd "$build/initramfs-$tv.cpio" --spec "$here/spec.md" \
 			--dir "$out" --run bench --tag "bench-$v-$r" --icount > "$out/$v-$r.tap" ||
 			{ cat "$out/$v-$r.tap"; exit 1; }
 		sed -n "s/^# bench $m \([a-z0-9-]*\): \([0-9.]*\) .*/$v \1 \2/p" "$out/$v-$r.tap"
 	done
 done > "$out/figures"
-awk -v rounds="$rounds" -v variants="$variants" '
+awk -v tv="$tv" -v rounds="$rounds" -v variants="$variants" '
 function median(k,   n, i, j, t, a) {
 	n = split(v[k], a, " ")
 	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
@@ -35,7 +35,7 @@ function median(k,   n, i, j, t, a) {
 }
 { v[$1 " " $2] = v[$1 " " $2] " " $3 }
 END {
-	printf "mount+umount of proc in a user namespace, median of %d rounds (ops/s)\n", rounds
+	printf "Linux %s: mount+umount of proc in a user namespace, median of %d rounds (ops/s)\n", tv, rounds
 	split("plain 1000-mounts", labels, " ")
 	n = split(variants, vs, " ")
 	for (l = 1; l <= 2; l++) {

@@ -8,12 +8,13 @@ set -u
 tree=$1 work=$2
 shift 2
 here=$(cd "$(dirname "$0")/.." && pwd)
-debian=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
+ver=$("$here/kernel/trees.sh" version "$tree")
+debian=/usr/src/linux-config-$ver/config.amd64_none_amd64.xz
 n=0 failed=0
 
 echo "TAP version 13"
 if [ ! -r "$debian" ]; then
-	echo "Bail out! $debian not found: apt-get install linux-config-6.1"
+	echo "Bail out! $debian not found: apt-get install linux-config-$ver"
 	exit 1
 fi
 mkdir -p "$work"

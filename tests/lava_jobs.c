@@ -212,9 +212,10 @@ static int parse_modes(const char *list, int *modes)
 }
 
 /*
- * runner lava-jobs --dir OUT --kernel DIR --initrd CPIO --modes MODES
- * [--url BASE]: a job per mode (DIR/bzImage-MODE) and per boot override
- * of it as each other mode of MODES.
+ * runner lava-jobs --dir OUT --kernel PREFIX --initrd CPIO --modes MODES
+ * [--url BASE]: a job per mode (the kernel PREFIX-MODE, for example
+ * build/bzImage-6.12-warn) and per boot override of it as each other
+ * mode of MODES.
  */
 int cmd_lava_jobs(const struct opts *o)
 {
@@ -230,7 +231,7 @@ int cmd_lava_jobs(const struct opts *o)
 	lava_url(o->url, o->initrd, j.initrd, sizeof(j.initrd));
 	for (a = 0; a < n; a++) {
 		j.mode = all_modes[modes[a]];
-		snprintf(kpath, sizeof(kpath), "%s/bzImage-%s", o->kernel, j.mode);
+		snprintf(kpath, sizeof(kpath), "%s-%s", o->kernel, j.mode);
 		lava_url(o->url, kpath, j.kernel, sizeof(j.kernel));
 		for (b = -1; b < n; b++) {
 			if (b == a)

@@ -5,20 +5,22 @@
 # the fixed-legacy build's; print the .text size of every variant next to
 # the pristine one.
 #
-# usage: tests/legacy-text.sh BUILDDIR KERNELDIR
-#   BUILDDIR holds linux/ (the patched tree) and kbuild-<variant>/ (built,
-#   fixed-legacy included); KERNELDIR is kernel/, for pristine.sh.
+# usage: tests/legacy-text.sh BUILDDIR TREE
+#   BUILDDIR holds kbuild-<version>-<variant>/ (built, fixed-legacy
+#   included); TREE is the patched tree (build/linux-<version>).
 set -eu
-build=$(cd "$1" && pwd) kernel=$(cd "$2" && pwd)
-fixed=$build/kbuild-fixed-legacy
+build=$(cd "$1" && pwd) tree=$(cd "$2" && pwd)
+kernel=$(cd "$(dirname "$0")/../kernel" && pwd)
+ver=$("$kernel/trees.sh" version "$tree")
+fixed=$build/kbuild-$ver-fixed-legacy
 [ -f "$fixed/fs/namespace.o" ] || {
-	echo "legacy-text: $fixed/fs/namespace.o is missing: run 'meson compile -C $build legacy-text' (it builds fixed-legacy)" >&2
+	echo "legacy-text: $fixed/fs/namespace.o is missing: run 'meson compile -C $build legacy-text-$ver' (it builds fixed-legacy)" >&2
 	exit 1
 }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-"$kernel/pristine.sh" "$build/linux" "$tmp/linux"
+"$kernel/pristine.sh" "$tree" "$tmp/linux"
 mkdir "$tmp/o"
 grep -qx '# CONFIG_PROC_SYSFS_MOUNT_FLAGS_RUNTIME is not set' "$fixed/.config" || {
 	echo "legacy-text: $fixed/.config has the run-time phase: it must be fixed at build time" >&2
@@ -39,19 +41,19 @@ code() {
 	sort -s -t "$(printf '\t')" -k1,1
 }
 
-echo "fs/namespace.o .text bytes:"
+echo "Linux $ver, fs/namespace.o .text bytes:"
 printf '  %-13s %s\n' pristine "$(text "$tmp/o/fs/namespace.o")"
 for v in fixed-legacy $("$kernel/phases.sh"); do
-	o=$build/kbuild-$v/fs/namespace.o
+	o=$build/kbuild-$ver-$v/fs/namespace.o
 	[ -f "$o" ] && printf '  %-13s %s\n' "$v" "$(text "$o")"
 done
 echo "  (fixed-legacy: RUNTIME=n; the others: RUNTIME=y)"
 code "$tmp/o/fs/namespace.o" > "$tmp/pristine.s"
 code "$fixed/fs/namespace.o" > "$tmp/legacy.s"
 if cmp -s "$tmp/pristine.s" "$tmp/legacy.s"; then
-	echo "legacy (RUNTIME=n): the same instructions as pristine 6.1 ($(cut -f1 "$tmp/legacy.s" | uniq | wc -l) functions, $(wc -l < "$tmp/legacy.s") instructions)"
+	echo "legacy (RUNTIME=n): the same instructions as pristine $ver ($(cut -f1 "$tmp/legacy.s" | uniq | wc -l) functions, $(wc -l < "$tmp/legacy.s") instructions)"
 else
-	echo "legacy (RUNTIME=n): the code differs from pristine 6.1:"
+	echo "legacy (RUNTIME=n): the code differs from pristine $ver:"
 	diff "$tmp/pristine.s" "$tmp/legacy.s" | head -40
 	exit 1
 fi

@@ -46,7 +46,7 @@ void usage(void)
 		"       runner cross --spec SPEC --dir OUTDIR RUN=FILE...\n"
 		"       runner mutate --spec SPEC RUN=FILE...\n"
 		"       runner compat --dir OUTDIR [--spec SPEC] RUN=FILE...\n"
-		"       runner lava-jobs --dir OUTDIR --kernel DIR --initrd CPIO --modes MODES\n"
+		"       runner lava-jobs --dir OUTDIR --kernel PREFIX --initrd CPIO --modes MODES\n"
 		"                   [--url BASE] [--timeout S] [--accel A] [--memory MB]\n"
 		"       runner lava --job FILE --dir OUTDIR --spec SPEC --mode MODE --tag NAME\n"
 		"                   [--boot-phase MODE] [--timeout S]\n"

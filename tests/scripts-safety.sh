@@ -6,11 +6,14 @@
 # a change would fail.  TAP on stdout.
 #
 # usage: tests/scripts-safety.sh TREE WORKDIR
-#   TREE is build/linux (the patched tree, for pristine.sh); WORKDIR scratch.
+#   TREE is build/linux-<version> (the patched tree, for pristine.sh);
+#   WORKDIR scratch.
 set -u
 tree=$1 work=$2
 here=$(cd "$(dirname "$0")/.." && pwd)
-debian=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
+ver=$("$here/kernel/trees.sh" version "$tree")
+debian=/usr/src/linux-config-$ver/config.amd64_none_amd64.xz
+series=$here/kernel/$ver
 n=0 failed=0
 rm -rf "$work"
 mkdir -p "$work"
@@ -23,8 +26,8 @@ not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 # The sums of a config file, or of every file the series touches in a tree.
 sums() {
 	if [ -d "$1" ]; then
-		for p in $(grep -v '^[[:space:]]*\(#\|$\)' "$here/kernel/series"); do
-			sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p' "$here/kernel/$p"
+		for p in $(grep -v '^[[:space:]]*\(#\|$\)' "$series/series"); do
+			sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p' "$series/$p"
 		done | sort -u | while read -r f; do
 			if [ -e "$1/$f" ]; then sha256sum "$1/$f"; else echo "absent $f"; fi
 		done
@@ -56,7 +59,7 @@ expect_fail() {
 }
 
 echo "TAP version 13"
-[ -r "$debian" ] || { echo "Bail out! $debian not found: apt-get install linux-config-6.1"; exit 1; }
+[ -r "$debian" ] || { echo "Bail out! $debian not found: apt-get install linux-config-$ver"; exit 1; }
 
 "$here/kernel/pristine.sh" "$tree" "$work/pristine"
 cp -a "$work/pristine" "$work/patched"
@@ -123,14 +126,41 @@ expect_fail "apply.sh on a patched tree" "already has" "$work/patched" \
 expect_fail "apply.sh on a missing tree" "not a kernel source tree" "$work/pristine" \
 	"$here/kernel/apply.sh" "$work/nothing"
 cp -a "$work/pristine" "$work/other"
-sed -i 's/^PATCHLEVEL = 1$/PATCHLEVEL = 12/' "$work/other/Makefile"
-expect_fail "apply.sh on a tree of another version" "is Linux 6.12; this series is made for Linux 6.1" \
+patchlevel=$(sed -n 's/^PATCHLEVEL = //p' "$work/other/Makefile")
+sed -i 's/^PATCHLEVEL = .*/PATCHLEVEL = 99/' "$work/other/Makefile"
+expect_fail "apply.sh on a tree of a version without a series" \
+	"is Linux 6.99; the series is made for Linux $("$here/kernel/trees.sh" | paste -sd, - | sed 's/,/, /g')" \
 	"$work/other" "$here/kernel/apply.sh" "$work/other"
-sed -i 's/^PATCHLEVEL = 12$/PATCHLEVEL = 1/' "$work/other/Makefile"
+expect_fail "set-mode.sh on a tree of a version without a series" "is Linux 6.99" "$work/config" \
+	"$here/kernel/set-mode.sh" "$work/other" "$work/config" warn
+sed -i "s/^PATCHLEVEL = 99\$/PATCHLEVEL = $patchlevel/" "$work/other/Makefile"
 # A hunk no longer applies: nothing may be half-applied.
 sed -i 's/^static bool mnt_already_visible(/static bool  mnt_already_visible(/' "$work/other/fs/namespace.c"
 expect_fail "apply.sh when a patch does not apply" "does not apply" "$work/other" \
 	"$here/kernel/apply.sh" "$work/other"
+
+# tree.sh (what meson runs) on a tarball of another version: the file and
+# hunk that fail, the version found and the version the series is for.
+mkdir -p "$work/tarball/linux"
+for f in Makefile $(sums "$work/pristine" | sed -n 's,^[0-9a-f]*  '"$work"'/pristine/,,p'); do
+	mkdir -p "$work/tarball/linux/$(dirname "$f")"
+	cp "$work/pristine/$f" "$work/tarball/linux/$f"
+done
+sed -i 's/^PATCHLEVEL = .*/PATCHLEVEL = 99/' "$work/tarball/linux/Makefile"
+sed -i 's/^static bool mnt_already_visible(/static bool  mnt_already_visible(/' "$work/tarball/linux/fs/namespace.c"
+tar -cJf "$work/other.tar.xz" -C "$work/tarball" linux
+made_for=$("$here/kernel/trees.sh" made-for "$series")
+if out=$("$here/kernel/tree.sh" "$work/other.tar.xz" "$series" "$work/other-tree" "$work/other.stamp" 2>&1); then
+	not_ok "tree.sh on a tarball of another version: succeeded, want a failure"
+elif echo "$out" | grep -q 'Hunk #[0-9]* FAILED' &&
+     echo "$out" | grep -q 'fs/namespace.c' &&
+     echo "$out" | grep -qF "is Linux 6.99." &&
+     echo "$out" | grep -qF "was made for Linux $made_for" &&
+     [ ! -e "$work/other.stamp" ]; then
+	ok "tree.sh on a tarball of another version: names fs/namespace.c, the failed hunk, Linux 6.99 and $made_for"
+else
+	not_ok "tree.sh on a tarball of another version: the message lacks the file, the hunk or a version: $(echo "$out" | tail -n 1)"
+fi
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -9,36 +9,40 @@
 # compiles it.  The tip links a bzImage per phase in the main build.
 # TAP out, one line per step and phase.
 #
-# usage: tests/series-builds.sh BUILDDIR KERNELDIR
-#   BUILDDIR holds linux/ (the patched tree) and kbuild-<mode>/.config;
-#   KERNELDIR is kernel/, with the series file.
+# usage: tests/series-builds.sh BUILDDIR TREE SERIES_DIR
+#   BUILDDIR holds kbuild-<version>-<mode>/.config of the main build, TREE
+#   the patched tree (build/linux-<version>), SERIES_DIR its series
+#   (kernel/<version>/).
 set -eu
-build=$(cd "$1" && pwd) kernel=$(cd "$2" && pwd)
+build=$(cd "$1" && pwd) tree=$(cd "$2" && pwd) series=$(cd "$3" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-modes=$("$kernel/phases.sh")
+modes=$("$here/kernel/phases.sh")
+ver=$("$here/kernel/trees.sh" version "$tree")
 for m in $modes; do
-	[ -f "$build/kbuild-$m/.config" ] || {
-		echo "Bail out! $build/kbuild-$m/.config is missing: run 'meson compile -C $build' first"
+	[ -f "$build/kbuild-$ver-$m/.config" ] || {
+		echo "Bail out! $build/kbuild-$ver-$m/.config is missing: run 'meson compile -C $build' first"
 		exit 1
 	}
 done
-patches=$(grep -v '^[[:space:]]*\(#\|$\)' "$kernel/series")
+patches=$(grep -v '^[[:space:]]*\(#\|$\)' "$series/series")
 n=$(echo "$patches" | wc -l)
 echo "TAP version 13"
 echo "1..$((n * $(echo "$modes" | wc -l)))"
 
-"$kernel/pristine.sh" "$build/linux" "$tmp/linux"
+"$here/kernel/pristine.sh" "$tree" "$tmp/linux"
 
-# One O= directory per phase, prepared when the phase first appears: a
-# step then recompiles only what its patch changed for that phase.
+# One O= directory for every phase, prepared once: a step then recompiles,
+# for each phase, only the objects that its patch or the phase's config
+# changed (Kbuild tracks each object's CONFIG_ dependencies).
 export KBUILD_BUILD_TIMESTAMP=@0 KBUILD_BUILD_USER=psmf KBUILD_BUILD_HOST=psmf
 
-touched() { sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p' "$kernel/$1"; }
-kobjs=
+touched() { sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p' "$series/$1"; }
+kobjs= seen=
 i=0 status=0
 for p in $patches; do
-	patch -d "$tmp/linux" -p1 --fuzz=0 -s < "$kernel/$p"
+	patch -d "$tmp/linux" -p1 --fuzz=0 -s < "$series/$p"
 	kobjs=$(echo "$kobjs" $(touched "$p" | grep '\.c$' | grep -v '^tools/' | sed 's/\.c$/.o/') |
 		tr ' ' '\n' | sort -u | tr '\n' ' ')
 	# Does this patch change what the kernel compiles (not docs, not tools)?
@@ -52,11 +56,12 @@ for p in $patches; do
 			echo "ok $i - $p, $m # SKIP the series adds $sym in a later patch"
 			continue
 		fi
-		o=$tmp/o-$m
+		o=$tmp/o
 		start=$(date +%s)
 		fresh=
-		[ -d "$o" ] || { mkdir "$o"; fresh=1; }
-		cp "$build/kbuild-$m/.config" "$o/.config"
+		case " $seen " in *" $m "*) ;; *) seen="$seen $m" fresh=1 ;; esac
+		mkdir -p "$o"
+		cp "$build/kbuild-$ver-$m/.config" "$o/.config"
 		if ! make -s -C "$tmp/linux" O="$o" olddefconfig > "$tmp/log" 2>&1 ||
 		   ! grep -qx "$sym=y" "$o/.config"; then
 			echo "not ok $i - $p, $m: $sym=y did not survive olddefconfig"

@@ -1,0 +1,50 @@
+#!/bin/sh
+# The kernel trees the series is made for (kernel/trees), and which series
+# fits a given source tree.
+#
+# usage: kernel/trees.sh                 the versions, one per line
+#        kernel/trees.sh version TREE    TREE's VERSION.PATCHLEVEL
+#        kernel/trees.sh series TREE     the directory of TREE's series, or
+#                                        an error naming the versions made for
+#        kernel/trees.sh made-for DIR    the exact version the series in DIR
+#                                        was made against (its cover letter)
+set -eu
+kernel=$(cd "$(dirname "$0")" && pwd)
+fail() { echo "trees.sh: error: $*" >&2; exit 1; }
+
+versions() {
+	grep -v '^#' "$kernel/trees" | grep . | while read -r v; do
+		[ -f "$kernel/$v/series" ] ||
+			fail "kernel/trees names $v, but kernel/$v/series does not exist"
+		echo "$v"
+	done
+}
+
+version() {
+	[ -f "$1/Makefile" ] || fail "$1 is not a kernel source tree (no Makefile)"
+	v=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p' "$1/Makefile" | paste -sd. -)
+	case $v in
+	[0-9]*.[0-9]*) echo "$v" ;;
+	*) fail "$1/Makefile has no VERSION and PATCHLEVEL: not a kernel source tree" ;;
+	esac
+}
+
+case ${1:-} in
+"") versions ;;
+version) [ $# -eq 2 ] || fail "usage: trees.sh version TREE"; version "$2" ;;
+series)
+	[ $# -eq 2 ] || fail "usage: trees.sh series TREE"
+	v=$(version "$2")
+	all=$(versions)
+	echo "$all" | grep -qxF "$v" ||
+		fail "$2 is Linux $v; the series is made for Linux $(echo $all | sed 's/ /, /g') (Debian's linux-source-VERSION packages)"
+	echo "$kernel/$v"
+	;;
+made-for)
+	[ $# -eq 2 ] || fail "usage: trees.sh made-for SERIES_DIR"
+	v=$(sed -n 's/.*linux-source-[0-9.]* (\([0-9.]*\)).*/\1/p' "$2/0000-cover-letter.patch" 2>/dev/null | head -n 1)
+	[ -n "$v" ] || fail "$2/0000-cover-letter.patch does not say which linux-source version (X.Y.Z) the series was made against"
+	echo "$v"
+	;;
+*) fail "unknown command '$1': none, version TREE, series TREE or made-for SERIES_DIR" ;;
+esac
