@@ -34,6 +34,8 @@ check_fragment() {
 	wanted "$frag" | while IFS= read -r line; do
 		grep -qxF "$line" "$config" && continue
 		sym=$(echo "$line" | grep -oE 'CONFIG_[A-Za-z0-9_]+')
+		# Not set is also a symbol this tree does not have.
+		[ "$line" = "# $sym is not set" ] && ! grep -q "^$sym=" "$config" && continue
 		overridden "$frag" "$all" "$sym" && continue
 		now=$(grep -E "^$sym=|^# $sym is not set" "$config" || echo "absent")
 		fail "Kconfig dropped '$line' (asked for by $frag): the final .config has '$now'. Check the symbol's dependencies in the kernel's Kconfig, and that the series is applied"
@@ -86,8 +88,18 @@ park() {
 }
 park	# left over from an interrupted build
 
-seed=
+# $cpu_now: CPU seconds (user + system) of the processes this shell has
+# waited for ("times" must run in this shell: a subshell sees none).
+cpu() {
+	times > "$out/.build-times"
+	cpu_now=$(awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); sub("s", "", u[2]); sub("s", "", s[2])
+		printf "%.1f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$out/.build-times")
+	rm -f "$out/.build-times"
+}
+
+seed= first_cpu= all_cpu=0 n=0
 for mode; do
+	cpu; cpu_start=$cpu_now
 	for frag in $(fragments "$mode"); do
 		[ -r "$frag" ] || fail "no fragment $frag for variant '$mode'"
 	done
@@ -97,6 +109,10 @@ for mode; do
 	elif [ -n "$seed" ]; then
 		echo "build.sh: seeding $ver-$mode from $seed"
 		cp -a "$out/kbuild-$ver-$seed" "$work"
+	elif [ -d "$out/kbuild-$ver-${mode#fixed-}" ]; then
+		# fixed-MODE differs from MODE in the run-time phase only.
+		echo "build.sh: seeding $ver-$mode from ${mode#fixed-}"
+		cp -a "$out/kbuild-$ver-${mode#fixed-}" "$work"
 	fi
 	mkdir -p "$work"
 	echo "$mode" > "$work/.psmf-mode"
@@ -120,4 +136,12 @@ for mode; do
 	mv "$out/bzImage-$ver-$mode.tmp" "$out/bzImage-$ver-$mode"
 	park
 	seed=$mode
+	# What each variant cost, and all of them against the first: the
+	# build benchmark's ratio, from every build.
+	cpu; used=$(echo "$cpu_now - $cpu_start" | bc)
+	n=$((n + 1)) all_cpu=$(echo "$all_cpu + $used" | bc)
+	[ -n "$first_cpu" ] || first_cpu=$used
+	echo "build.sh: $ver-$mode took $used s CPU"
 done
+[ "$n" -gt 1 ] && echo "build.sh: $ver, $n variants: $all_cpu s CPU, $(echo "scale=3; $all_cpu / $first_cpu" | bc) x the first"
+exit 0

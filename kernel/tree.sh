@@ -49,7 +49,7 @@ else
 fi
 
 for p in $patches; do
-	if ! out=$(patch -d "$tree" -p1 --fuzz=0 --no-backup-if-mismatch -s < "$series_dir/$p" 2>&1); then
+	if ! out=$(patch -d "$tree" -p1 --fuzz=0 --no-backup-if-mismatch < "$series_dir/$p" 2>&1); then
 		echo "$out" >&2
 		fail "$p does not apply with --fuzz=0 (file and hunk above): $tarball is Linux $(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' "$tree/Makefile" | paste -sd. -), the series in $series_dir was made for Linux $made_for; name a linux-source-$want tarball with -Dtarballs=$want=PATH, or refresh the series against it; remove $tree before the next build"
 	fi

@@ -115,7 +115,7 @@ int cmd_boot(const struct opts *o)
 	start = now_ms();
 	status = run_qemu(o, append, results, console, &timed_out);
 	check_qemu(o, o->mode, status, timed_out);
-	if (!timed_out)
+	if (!timed_out && !o->no_alone)
 		boot_alone(o, results, alone_con);
 	f = fopen(results, "a");
 	if (f) {

@@ -167,11 +167,14 @@ int cmd_cross(const struct opts *o)
 	for (i = 0; i < spec.n; i++)
 		if (!phase_row(&spec.row[i], runs))
 			cross_row(&spec.row[i], runs);
-	for (i = 0; i < MAX_MODES; i++)
+	/* The boot overrides, unless they are not run for this tree. */
+	for (i = 0; i < MAX_MODES && !o->no_overrides; i++)
 		for (j = 0; j < MAX_MODES; j++)
 			if (i != j && cross_override(o, &spec, runs, i, j,
 						     &told[i][j]))
 				m.told[i][j] = &told[i][j];
+	if (o->no_overrides)
+		printf("# boot overrides not run for this tree (--no-overrides)\n");
 	/* With the real tools' table, when the userspace suite has run. */
 	load_tool_runs(o, tools, &m);
 	tap(!report_write(&m, o->dir), "reports written: %s/matrix.md, matrix.html, matrix.json",

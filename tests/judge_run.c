@@ -299,12 +299,19 @@ static void check_sequences(const struct opts *o, const char *results,
 		    all_modes[mode], t.injected);
 }
 
+/*
+ * The scenarios against the spec.  With @skip_alone (--no-alone) those the
+ * guest announced as needing a boot of their own are left out, and said so.
+ */
 static void check_scenarios(const struct spec *spec, const struct run *run,
-			    int mode, const char *only)
+			    int mode, const char *only, bool skip_alone)
 {
 	int i;
 
-	judge_scenarios(spec, run, mode, only, false, tap_case);
+	judge_scenarios(spec, run, mode, only, skip_alone, tap_case);
+	if (skip_alone && run->n_alone)
+		printf("# %d scenarios that need a boot of their own left out (--no-alone)\n",
+		       run->n_alone);
 	for (i = 0; i < run->n; i++)
 		if (!spec_find(spec, run->res[i].name))
 			tap(false, "%s: the guest ran it, but tests/spec.md has no row for it",
@@ -336,7 +343,7 @@ void judge_variant(const struct opts *o, const struct spec *spec, int mode,
 	check_kunit_cases(&con, "proc_sysfs_mount_flags");
 	check_splats(&con, "the boot log");
 	if (wants(o->steps, "matrix"))
-		check_scenarios(spec, &run, mode, o->scenario);
+		check_scenarios(spec, &run, mode, o->scenario, o->no_alone);
 	if (wants(o->steps, "selftest"))
 		check_selftest(&run);
 	if (wants(o->steps, "exhaustive"))

@@ -42,8 +42,9 @@ void usage(void)
 		"                   [--accel tcg|kvm] [--timeout S] [--run STEPS] [--scenario NAME]\n"
 		"                   [--smp N] [--memory MB] [--icount] [--seq-ops N] [--faults]\n"
 		"                   [--boot-phase MODE]  (proc_sysfs_mount_flags=MODE: judged as MODE)\n"
+		"                   [--no-alone]  (leave out the scenarios that need a boot of their own)\n"
 		"       runner check --mode MODE --spec SPEC --results FILE [--console FILE]\n"
-		"       runner cross --spec SPEC --dir OUTDIR RUN=FILE...\n"
+		"       runner cross --spec SPEC --dir OUTDIR [--no-overrides] RUN=FILE...\n"
 		"       runner mutate --spec SPEC RUN=FILE...\n"
 		"       runner compat --dir OUTDIR [--spec SPEC] RUN=FILE...\n"
 		"       runner lava-jobs --dir OUTDIR --kernel PREFIX --initrd CPIO --modes MODES\n"
@@ -109,6 +110,7 @@ int main(int argc, char **argv)
 		{ "url", 1, 0, 'U' }, { "job", 1, 0, 'J' },
 		{ "expect", 1, 0, 'E' }, { "seq-ops", 1, 0, 'Q' },
 		{ "mutate", 1, 0, 'X' }, { "faults", 0, 0, 'F' },
+		{ "no-alone", 0, 0, 'N' }, { "no-overrides", 0, 0, 'V' },
 		{ 0 }
 	};
 	struct opts o = {
@@ -159,6 +161,8 @@ int main(int argc, char **argv)
 		case 'Q': o.seq_ops = atol(optarg); break;
 		case 'X': o.mutate = optarg; break;
 		case 'F': o.faults = true; break;
+		case 'N': o.no_alone = true; break;
+		case 'V': o.no_overrides = true; break;
 		default: usage();
 		}
 	}

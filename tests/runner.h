@@ -38,6 +38,8 @@ struct opts {
 	const char *mutate;	/* shrink: the model's rule broken on purpose */
 	bool faults;	/* stress and sequences under fault injection; kmemleak */
 	bool icount;	/* guest time counts instructions: for benchmarks */
+	bool no_alone;	/* boot: leave out the scenarios that need a boot of their own */
+	bool no_overrides;	/* cross: the boot overrides did not run */
 	struct inputs in;
 };
 
