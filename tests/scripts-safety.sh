@@ -62,7 +62,7 @@ echo "TAP version 13"
 [ -r "$debian" ] || { echo "Bail out! $debian not found: apt-get install linux-config-$ver"; exit 1; }
 
 "$here/kernel/pristine.sh" "$tree" "$work/pristine"
-cp -a "$work/pristine" "$work/patched"
+cp -al "$work/pristine" "$work/patched"	# hard links: see pristine.sh
 "$here/kernel/apply.sh" "$work/patched" > /dev/null ||
 	{ echo "Bail out! kernel/apply.sh failed on a pristine tree"; exit 1; }
 xz -dc "$debian" > "$work/config"
@@ -125,7 +125,7 @@ expect_fail "apply.sh on a patched tree" "already has" "$work/patched" \
 	"$here/kernel/apply.sh" "$work/patched"
 expect_fail "apply.sh on a missing tree" "not a kernel source tree" "$work/pristine" \
 	"$here/kernel/apply.sh" "$work/nothing"
-cp -a "$work/pristine" "$work/other"
+cp -al "$work/pristine" "$work/other"
 patchlevel=$(sed -n 's/^PATCHLEVEL = //p' "$work/other/Makefile")
 sed -i 's/^PATCHLEVEL = .*/PATCHLEVEL = 99/' "$work/other/Makefile"
 expect_fail "apply.sh on a tree of a version without a series" \

@@ -77,7 +77,7 @@ for p in $patches; do
 				status=1
 				continue
 			fi
-			what="$what, ${kobjs% } compile"
+			what="$what, $(echo $kobjs) compile"
 		fi
 		for t in $selftests; do
 			gcc -Wall -O2 -I "$tmp/linux/tools/testing/selftests" -c -o "$tmp/selftest.o" \
