@@ -95,7 +95,8 @@ int need_mode(const char *mode)
 	return m;
 }
 
-int main(int argc, char **argv)
+/* The options after the command, from optind on. */
+static struct opts parse_opts(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "mode", 1, 0, 'm' }, { "kernel", 1, 0, 'k' },
@@ -117,25 +118,8 @@ int main(int argc, char **argv)
 		.accel = "tcg", .timeout = 180, .steps = "matrix,selftest",
 		.smp = 1, .memory = 256, .expect = "pass",
 	};
-	static const struct {
-		const char *name;
-		int (*run)(const struct opts *o);
-	} cmds[] = {
-		{ "boot", cmd_boot }, { "check", cmd_check },
-		{ "cross", cmd_cross }, { "compat", cmd_compat },
-		{ "mutate", cmd_mutate }, { "lava-jobs", cmd_lava_jobs },
-		{ "lava", cmd_lava }, { "lava-validate", cmd_lava_validate },
-		{ "lava-log", cmd_lava_log }, { "upstream", cmd_upstream },
-		{ "shrink", cmd_shrink },
-		{ "seqspec", cmd_seqspec },
-	};
-	const char *cmd;
 	int c;
 
-	if (argc < 2)
-		usage();
-	cmd = argv[1];
-	optind = 2;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm': o.mode = optarg; break;
@@ -166,6 +150,32 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
+	return o;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*run)(const struct opts *o);
+	} cmds[] = {
+		{ "boot", cmd_boot }, { "check", cmd_check },
+		{ "cross", cmd_cross }, { "compat", cmd_compat },
+		{ "mutate", cmd_mutate }, { "lava-jobs", cmd_lava_jobs },
+		{ "lava", cmd_lava }, { "lava-validate", cmd_lava_validate },
+		{ "lava-log", cmd_lava_log }, { "upstream", cmd_upstream },
+		{ "shrink", cmd_shrink },
+		{ "seqspec", cmd_seqspec },
+	};
+	struct opts o;
+	const char *cmd;
+	int c;
+
+	if (argc < 2)
+		usage();
+	cmd = argv[1];
+	optind = 2;
+	o = parse_opts(argc, argv);
 	for (c = optind; c < argc; c++)
 		if (parse_input(argv[c], &o.in)) {
 			fprintf(stderr, "runner: '%s' is not RUN=FILE\n", argv[c]);
