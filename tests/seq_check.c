@@ -2,7 +2,10 @@
 /*
  * Replay the guest's sequence records on the model.  A sequence is checked
  * up to its first disagreement: after it the model no longer knows the
- * tree the kernel has.
+ * tree the kernel has.  Where the model allows several trees (a fresh
+ * mount on a kernel that walks its mounts in any order, seq_model.c N1),
+ * it keeps each that agrees with what the kernel showed so far; the kernel
+ * and the model part when none does.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -12,12 +15,17 @@
 #include "seq_check.h"
 #include "spec.h"
 
+/* Trees the model may be in; more than this is a disagreement of its own. */
+#define SEQ_TREES 64
+
 struct cursor {
 	int boot_phase;	/* the phase the kernel booted in */
 	int phase;	/* the kernel's, carried from sequence to sequence */
+	int walk;	/* enum seq_walk, from the guest's start line; -1 none */
 	seq_parted *parted_cb;
 	void *ctx;
-	struct seq_state model;
+	int n_model, n_next;
+	struct seq_state model[SEQ_TREES], next[SEQ_TREES];
 	struct seq_failure cur;
 	int open, parted;
 };
@@ -60,15 +68,62 @@ static int injected(const struct seq_state *before, const char *ret,
 	return 1;
 }
 
+/* What @r looks like in a record: "ret m=FLAGS p=PROP". */
+static void result_text(const struct seq_result *r, char *buf, size_t len)
+{
+	char flags[SEQ_MOUNTS + 1];
+
+	seq_flags_format(r->flags, flags);
+	snprintf(buf, len, "%s m=%s p=%d", err_name(r->err), flags, r->prop);
+}
+
+/* Keep @s among the next trees, once; 0 when there is no room. */
+static int keep(struct cursor *c, const struct seq_state *s)
+{
+	int i;
+
+	for (i = 0; i < c->n_next; i++)
+		if (!memcmp(&c->next[i], s, sizeof(*s)))
+			return 1;
+	if (c->n_next == SEQ_TREES)
+		return 0;
+	c->next[c->n_next++] = *s;
+	return 1;
+}
+
+/*
+ * The trees that @op may leave the model in and that show @got; @want
+ * gets what the first tree would have shown.  -1 when they are too many.
+ */
+static int step(struct cursor *c, const struct seq_op *op, const char *got,
+		char *want, size_t len)
+{
+	struct seq_state next[SEQ_MOUNTS];
+	struct seq_result res[SEQ_MOUNTS];
+	char text[48];
+	int i, k, n;
+
+	c->n_next = 0;
+	for (i = 0; i < c->n_model; i++) {
+		n = seq_apply_all(&c->model[i], op, next, res);
+		for (k = 0; k < n; k++) {
+			result_text(&res[k], text, sizeof(text));
+			if (!i && !k)
+				snprintf(want, len, "%s", text);
+			if (!strcmp(got, text) && !keep(c, &next[k]))
+				return -1;
+		}
+	}
+	return c->n_next;
+}
+
 /* "q ID N OP ret=E m=FLAGS" */
 static void one_op(struct seq_tally *t, struct cursor *c, const char *line)
 {
 	const char *ret = strstr(line, " ret="), *m = strstr(line, " m=");
 	const char *p = strstr(line, " p=");
-	char got[48], want[48], optext[80], flags[SEQ_MOUNTS + 1];
-	int id, off = 0, seen[SEQ_MOUNTS], prop;
-	struct seq_state before;
-	struct seq_result r;
+	char got[48], want[48], optext[80];
+	int id, off = 0, seen[SEQ_MOUNTS], prop, n, i, kept = 0;
 	struct seq_op op;
 
 	if (sscanf(line, "q %d %*d %n", &id, &off) != 1 || !ret || !m || !p ||
@@ -85,23 +140,36 @@ static void one_op(struct seq_tally *t, struct cursor *c, const char *line)
 	t->ops++;
 	if (c->cur.n < SEQ_MAX_OPS)
 		c->cur.ops[c->cur.n++] = op;
-	before = c->model;
-	r = seq_apply(&c->model, &op);
-	seq_flags_format(r.flags, flags);
 	snprintf(got, sizeof(got), "%.*s m=%.*s p=%d",
 		 (int)strcspn(ret + 5, " "), ret + 5, SEQ_MOUNTS, m + 3, prop);
-	snprintf(want, sizeof(want), "%s m=%s p=%d", err_name(r.err), flags,
-		 r.prop);
-	if (strcmp(got, want) && t->faults &&
-	    injected(&before, ret + 5, seen, prop)) {
-		c->model = before;	/* it failed and changed nothing */
+	n = step(c, &op, got, want, sizeof(want));
+	if (n < 0) {
+		part(t, c, "%s: the model allows more than %d trees",
+		     seq_op_format(&op, optext, sizeof(optext)), SEQ_TREES);
+		return;
+	}
+	if (n) {
+		memcpy(c->model, c->next, n * sizeof(c->next[0]));
+		c->n_model = n;
+		t->open_ops += n > 1;
+		if (n > t->max_trees)
+			t->max_trees = n;
+		/* a raise lasts until the next boot */
+		c->phase = c->model[0].phase;
+		return;
+	}
+	/* A tree where it failed and changed nothing stays as it was. */
+	for (i = 0; t->faults && i < c->n_model; i++)
+		if (injected(&c->model[i], ret + 5, seen, prop))
+			c->model[kept++] = c->model[i];
+	if (kept) {
+		c->n_model = kept;
 		t->injected++;
 		return;
 	}
-	c->phase = c->model.phase;	/* a raise lasts until the next boot */
-	if (strcmp(got, want))
-		part(t, c, "%s: the kernel gave ret=%s, the model ret=%s",
-		     seq_op_format(&op, optext, sizeof(optext)), got, want);
+	part(t, c, "%s: the kernel gave ret=%s, the model ret=%s%s",
+	     seq_op_format(&op, optext, sizeof(optext)), got, want,
+	     c->n_model > 1 ? " (or another of its trees)" : "");
 }
 
 static void one_line(struct seq_tally *t, struct cursor *c,
@@ -115,12 +183,20 @@ static void one_line(struct seq_tally *t, struct cursor *c,
 		c->cur.host = host;
 		c->open = 1;
 		c->parted = 0;
-		seq_init(&c->model, c->phase, host, mutation);
+		c->n_model = 1;
+		seq_init(&c->model[0], c->phase, host, mutation,
+			 c->walk < 0 ? SEQ_WALK_LIST : c->walk);
 		/* Replayed after a fresh boot, it must raise first. */
 		if (c->phase != c->boot_phase)
 			c->cur.ops[c->cur.n++] = (struct seq_op){
 				.kind = SQ_RAISE, .phase = c->phase };
 		t->seqs++;
+		if (c->walk < 0)
+			part(t, c, "no 'start RELEASE' line before the sequences: the model does not know the kernel's walk");
+	} else if (!strncmp(line, "start ", 6)) {
+		enum seq_walk walk;
+
+		c->walk = seq_walk_of(line + 6, &walk) ? -1 : (int)walk;
 	} else if (!strncmp(line, "q ", 2)) {
 		one_op(t, c, line);
 	} else if (sscanf(line, "qe %d exit=%d", &id, &status) == 2) {
@@ -150,6 +226,7 @@ int seq_check_file(const char *path, int phase, enum seq_mutation mutation,
 		return -1;
 	}
 	c->phase = c->boot_phase = phase;
+	c->walk = -1;
 	c->parted_cb = parted;
 	c->ctx = ctx;
 	while (getline(&line, &cap, f) > 0) {

@@ -23,6 +23,8 @@ struct seq_failure {
 struct seq_tally {
 	long records;		/* operation records read */
 	long ops;		/* operations checked */
+	long open_ops;		/* checked while the model had several trees */
+	int max_trees;		/* the most trees the model had at once */
 	int seqs;		/* sequences begun */
 	int bad_exits;		/* sequences whose process did not exit 0 */
 	int disagreements;	/* sequences where the kernel and model part */

@@ -8,10 +8,15 @@
  *
  *  N1 a fresh proc or sysfs mount needs a fully visible mount of the same
  *     filesystem that allows it (R1-R5); the kernel takes the first such
- *     mount in the namespace's list that needs no warning or implied
- *     flag, else the first that allows the mount at all, and the new mount
- *     takes its read-only lock (a read-only superblock counts as one) and,
- *     by phase, its exec locks and marks
+ *     mount that needs no warning or implied flag, else the first that
+ *     allows the mount at all, and the new mount takes its read-only lock
+ *     (a read-only superblock counts as one) and, by phase, its exec locks
+ *     and marks.  "First" is the walk of mnt_already_visible(): up to 6.7
+ *     the namespace's list, in tree order (SEQ_WALK_LIST); since 6.8 the
+ *     namespace keeps its mounts in an rbtree keyed by mount id and walks
+ *     it in post-order, an order set by the tree's shape, which follows
+ *     every mount the namespace ever held (SEQ_WALK_ANY): then any such
+ *     mount may be the one, and the model keeps every tree that may result
  *  N2 a bind or clone copies the flags, locks and marks of its source; it
  *     is not itself locked against umount
  *  N3 copying the tree into a new user namespace locks every flag each
@@ -43,6 +48,7 @@
  * fresh mount records its marks, whatever the phase.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "seq_model.h"
@@ -66,13 +72,14 @@ static int new_sb(struct seq_state *s, int ro, int owner)
 }
 
 void seq_init(struct seq_state *s, int phase, int host,
-	      enum seq_mutation mutation)
+	      enum seq_mutation mutation, enum seq_walk walk)
 {
 	int i;
 
 	memset(s, 0, sizeof(*s));
 	s->phase = phase;
 	s->mutation = mutation;
+	s->walk = walk;
 	for (i = 0; i <= SEQ_MAX_DEPTH; i++)
 		s->netns_sb[i] = -1;
 	for (i = SEQ_HOST_PROC; i <= SEQ_HOST_SYS; i++) {
@@ -159,32 +166,53 @@ static struct decision decide(const struct seq_state *s,
 	return d;
 }
 
-/* N1: the decision of the first suitable visible mount, in list order. */
-static struct decision visible(const struct seq_state *s, int fs, int req)
+static int same_decision(const struct decision *a, const struct decision *b)
 {
-	struct decision best = { .verdict = REFUSE };
-	long best_order = 0;
-	int i;
+	return a->verdict == b->verdict && a->locks == b->locks &&
+	       a->marks == b->marks && a->implied == b->implied;
+}
+
+/*
+ * N1: the decisions a fresh mount may take, in @out (at least one: a
+ * refusal when no visible mount allows it); returns how many.  The
+ * suitable mounts are those that allow it with no warning or implied
+ * flag if any does, else all that allow it; in list order the first of
+ * them decides, in any order each one may.
+ */
+static int visible(const struct seq_state *s, int fs, int req,
+		   struct decision out[SEQ_MOUNTS])
+{
+	struct decision d[SEQ_MOUNTS];
+	int i, k, n = 0, any_allow = 0, first = -1;
 
 	for (i = 0; i < SEQ_MOUNTS; i++) {
 		const struct seq_mount *c = &s->m[i];
-		struct decision d;
 
+		d[i].verdict = REFUSE;
 		if (!c->present || c->fs != fs || !c->whole)
 			continue;
-		d = decide(s, c, req);
-		if (d.verdict == REFUSE)
-			continue;
-		/* ALLOW beats the fallbacks; among equals the first wins. */
-		if (best.verdict == REFUSE ||
-		    (d.verdict == ALLOW) > (best.verdict == ALLOW) ||
-		    ((d.verdict == ALLOW) == (best.verdict == ALLOW) &&
-		     c->order < best_order)) {
-			best = d;
-			best_order = c->order;
-		}
+		d[i] = decide(s, c, req);
+		any_allow |= d[i].verdict == ALLOW;
 	}
-	return best;
+	for (i = 0; i < SEQ_MOUNTS; i++) {
+		if (d[i].verdict == REFUSE || (any_allow && d[i].verdict != ALLOW))
+			continue;
+		if (first < 0 || s->m[i].order < s->m[first].order)
+			first = i;
+		for (k = 0; k < n && !same_decision(&out[k], &d[i]); k++)
+			;
+		if (k == n)
+			out[n++] = d[i];
+	}
+	if (first < 0) {
+		out[0] = (struct decision){ .verdict = REFUSE };
+		return 1;
+	}
+	if (s->walk == SEQ_WALK_LIST) {
+		out[0] = d[first];
+		return 1;
+	}
+	return n;
 }
 
 /* N6: the superblock a fresh mount gets. */
@@ -331,16 +359,16 @@ static int op_prop(struct seq_state *s, const struct seq_op *op)
 	return 0;
 }
 
-static int op_mount(struct seq_state *s, const struct seq_op *op)
+static int op_mount(struct seq_state *s, const struct seq_op *op,
+		    const struct decision *d)
 {
-	struct decision d = visible(s, op->fs, op->flags);
 	struct seq_mount m = { .fs = op->fs, .whole = 1 };
 
-	if (d.verdict == REFUSE)
+	if (d->verdict == REFUSE)
 		return EPERM;
-	m.flags = op->flags | d.implied;
-	m.locks = d.locks;
-	m.marks = d.marks;
+	m.flags = op->flags | d->implied;
+	m.locks = d->locks;
+	m.marks = d->marks;
 	m.sb = fresh_sb(s, op->fs, op->flags);
 	place(s, op->dst, &m);
 	propagate_attach(s, op->dst);
@@ -499,14 +527,16 @@ static void nest(struct seq_state *s)
 	s->depth++;
 }
 
-struct seq_result seq_apply(struct seq_state *s, const struct seq_op *op)
+/* @op on @s, a fresh mount taking decision @d. */
+static struct seq_result apply(struct seq_state *s, const struct seq_op *op,
+			       const struct decision *d)
 {
 	struct seq_result r = { 0 };
 	int i;
 
 	switch (op->kind) {
 	case SQ_MOUNT:
-		r.err = op_mount(s, op);
+		r.err = op_mount(s, op, d);
 		break;
 	case SQ_BIND:
 	case SQ_CLONE:
@@ -550,6 +580,42 @@ struct seq_result seq_apply(struct seq_state *s, const struct seq_op *op)
 		r.flags[i] = s->m[i].present ? s->m[i].flags : -1;
 	r.prop = seq_state_prop(s);
 	return r;
+}
+
+struct seq_result seq_apply(struct seq_state *s, const struct seq_op *op)
+{
+	struct decision d[SEQ_MOUNTS] = { { 0 } };
+
+	if (op->kind == SQ_MOUNT)
+		visible(s, op->fs, op->flags, d);
+	return apply(s, op, d);
+}
+
+int seq_apply_all(const struct seq_state *s, const struct seq_op *op,
+		  struct seq_state next[SEQ_MOUNTS],
+		  struct seq_result res[SEQ_MOUNTS])
+{
+	struct decision d[SEQ_MOUNTS];
+	int k, n = 1;
+
+	if (op->kind == SQ_MOUNT)
+		n = visible(s, op->fs, op->flags, d);
+	for (k = 0; k < n; k++) {
+		next[k] = *s;
+		res[k] = apply(&next[k], op, &d[k]);
+	}
+	return n;
+}
+
+int seq_walk_of(const char *release, enum seq_walk *walk)
+{
+	int major, minor;
+
+	if (sscanf(release, "%d.%d", &major, &minor) != 2)
+		return -1;
+	*walk = major > 6 || (major == 6 && minor >= 8) ? SEQ_WALK_ANY
+							 : SEQ_WALK_LIST;
+	return 0;
 }
 
 int seq_state_prop(const struct seq_state *s)

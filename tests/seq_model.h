@@ -21,6 +21,12 @@ enum seq_mutation {
 	SEQ_NEST_LOCKS_NOTHING,	/* a nested user namespace's copy locks nothing */
 };
 
+/* The order in which the kernel looks for a visible mount (N1). */
+enum seq_walk {
+	SEQ_WALK_LIST,	/* the namespace's list, in tree order (up to 6.7) */
+	SEQ_WALK_ANY,	/* an rbtree's post-order: any (6.8 on) */
+};
+
 struct seq_mount {
 	int present;
 	int fs;		/* 0 proc, 1 sysfs */
@@ -62,6 +68,7 @@ struct seq_stack {
 struct seq_state {
 	int phase;	/* enum phase of spec.h */
 	enum seq_mutation mutation;
+	enum seq_walk walk;
 	int depth;	/* user namespaces deep, 1 after the set-up */
 	int held;	/* a waiting parent holds the current mount namespace */
 	long clock;
@@ -87,12 +94,26 @@ struct seq_result {
 
 /* The tree after the guest's set-up: host flags @host, one user namespace. */
 void seq_init(struct seq_state *s, int phase, int host,
-	      enum seq_mutation mutation);
+	      enum seq_mutation mutation, enum seq_walk walk);
 /* Whether @op applies at all (its mounts exist or are free as it needs). */
 int seq_valid(const struct seq_state *s, const struct seq_op *op);
 /* seq_prop_bits() of our parents in @s. */
 int seq_state_prop(const struct seq_state *s);
 /* Apply @op to @s and say what the kernel must return and show. */
+/*
+ * Apply @op to @s and say what the kernel must return and show; where the
+ * walk leaves the choice open (SEQ_WALK_ANY), the first of the trees.
+ */
 struct seq_result seq_apply(struct seq_state *s, const struct seq_op *op);
+/*
+ * Every tree @op may leave @s in, in @next, with what the kernel then
+ * returns and shows, in @res; returns how many (1 unless a fresh mount
+ * has several visible mounts to take its locks from, SEQ_WALK_ANY).
+ */
+int seq_apply_all(const struct seq_state *s, const struct seq_op *op,
+		  struct seq_state next[SEQ_MOUNTS],
+		  struct seq_result res[SEQ_MOUNTS]);
+/* The walk of the kernel of release @release ("6.12.118"); -1 unreadable. */
+int seq_walk_of(const char *release, enum seq_walk *walk);
 
 #endif

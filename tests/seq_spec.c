@@ -121,7 +121,7 @@ void seq_spec_model_cell(int phase, int host, const struct seq_op *ops,
 	struct seq_state s;
 	int i;
 
-	seq_init(&s, phase, host, SEQ_TRUE);
+	seq_init(&s, phase, host, SEQ_TRUE, SEQ_WALK_LIST);
 	for (i = 0; i < n; i++) {
 		if (!seq_valid(&s, &ops[i])) {
 			snprintf(buf, len, "invalid at %d", i);

@@ -60,14 +60,17 @@ static void keep_shortest(const struct seq_failure *f, void *ctx)
 	}
 }
 
-/* Whether every operation of @ops finds the mounts it needs, on the model. */
+/*
+ * Whether every operation of @ops finds the mounts it needs, on the model
+ * (which mounts there are does not depend on the kernel's walk).
+ */
 static int valid(const struct shrink *sh, int host, const struct seq_op *ops,
 		 int n)
 {
 	struct seq_state s;
 	int i;
 
-	seq_init(&s, sh->phase, host, sh->mutation);
+	seq_init(&s, sh->phase, host, sh->mutation, SEQ_WALK_LIST);
 	for (i = 0; i < n; i++) {
 		if (!seq_valid(&s, &ops[i]))
 			return 0;

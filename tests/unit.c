@@ -20,6 +20,7 @@
 #include "report.h"
 #include "spec.h"
 #include "tap.h"
+#include "unit_walk.h"
 
 static struct result result(const char *ret, int flags, const char *line)
 {
@@ -484,7 +485,7 @@ static void test_seq_model(void)
 		int ok = 1;
 
 		snprintf(ops, sizeof(ops), "%s", cases[i].ops);
-		seq_init(&s, cases[i].phase, cases[i].host, SEQ_TRUE);
+		seq_init(&s, cases[i].phase, cases[i].host, SEQ_TRUE, SEQ_WALK_LIST);
 		for (p = strtok_r(ops, ";", &save); p;
 		     p = strtok_r(NULL, ";", &save)) {
 			ok = ok && !seq_op_parse(p, &op) && seq_valid(&s, &op) &&
@@ -541,7 +542,8 @@ static void test_seq_spec(const char *path)
 		char flags[SEQ_MOUNTS + 1];
 		int k;
 
-		seq_init(&s, PHASE_LEGACY, r->host, SEQ_NEST_LOCKS_NOTHING);
+		seq_init(&s, PHASE_LEGACY, r->host, SEQ_NEST_LOCKS_NOTHING,
+			 SEQ_WALK_LIST);
 		for (k = 0; k < r->n; k++)
 			res = seq_apply(&s, &r->ops[k]);
 		seq_flags_format(res.flags, flags);
@@ -580,5 +582,6 @@ int main(int argc, char **argv)
 	test_model();
 	test_seq_model();
 	test_seq_spec(argv[1]);
+	test_seq_walk(argv[1]);
 	return tap_end();
 }
