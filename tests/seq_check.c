@@ -30,11 +30,6 @@ struct cursor {
 	int open, parted;
 };
 
-static const char *err_name(int err)
-{
-	return err ? strerrorname_np(err) : "0";
-}
-
 static void __attribute__((format(printf, 3, 4)))
 part(struct seq_tally *t, struct cursor *c, const char *fmt, ...)
 {
@@ -68,15 +63,6 @@ static int injected(const struct seq_state *before, const char *ret,
 	return 1;
 }
 
-/* What @r looks like in a record: "ret m=FLAGS p=PROP". */
-static void result_text(const struct seq_result *r, char *buf, size_t len)
-{
-	char flags[SEQ_MOUNTS + 1];
-
-	seq_flags_format(r->flags, flags);
-	snprintf(buf, len, "%s m=%s p=%d", err_name(r->err), flags, r->prop);
-}
-
 /* Keep @s among the next trees, once; 0 when there is no room. */
 static int keep(struct cursor *c, const struct seq_state *s)
 {
@@ -107,7 +93,7 @@ static int step(struct cursor *c, const struct seq_op *op, const char *got,
 	for (i = 0; i < c->n_model; i++) {
 		n = seq_apply_all(&c->model[i], op, next, res);
 		for (k = 0; k < n; k++) {
-			result_text(&res[k], text, sizeof(text));
+			seq_result_format(&res[k], text, sizeof(text));
 			if (!i && !k)
 				snprintf(want, len, "%s", text);
 			if (!strcmp(got, text) && !keep(c, &next[k]))

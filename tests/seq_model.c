@@ -47,6 +47,7 @@
  * The kernels under test have CONFIG_PROC_SYSFS_MOUNT_FLAGS_RUNTIME: every
  * fresh mount records its marks, whatever the phase.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -605,6 +606,15 @@ int seq_apply_all(const struct seq_state *s, const struct seq_op *op,
 		res[k] = apply(&next[k], op, &d[k]);
 	}
 	return n;
+}
+
+void seq_result_format(const struct seq_result *r, char *buf, size_t len)
+{
+	char flags[SEQ_MOUNTS + 1];
+
+	seq_flags_format(r->flags, flags);
+	snprintf(buf, len, "%s m=%s p=%d",
+		 r->err ? strerrorname_np(r->err) : "0", flags, r->prop);
 }
 
 int seq_walk_of(const char *release, enum seq_walk *walk)

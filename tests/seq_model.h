@@ -113,6 +113,8 @@ struct seq_result seq_apply(struct seq_state *s, const struct seq_op *op);
 int seq_apply_all(const struct seq_state *s, const struct seq_op *op,
 		  struct seq_state next[SEQ_MOUNTS],
 		  struct seq_result res[SEQ_MOUNTS]);
+/* @r as the guest's records show it: "RET m=FLAGS p=PROP". */
+void seq_result_format(const struct seq_result *r, char *buf, size_t len);
 /* The walk of the kernel of release @release ("6.12.118"); -1 unreadable. */
 int seq_walk_of(const char *release, enum seq_walk *walk);
 

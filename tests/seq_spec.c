@@ -117,7 +117,6 @@ void seq_spec_model_cell(int phase, int host, const struct seq_op *ops,
 			 int n, char *buf, size_t len)
 {
 	struct seq_result r = { 0 };
-	char flags[SEQ_MOUNTS + 1];
 	struct seq_state s;
 	int i;
 
@@ -129,9 +128,7 @@ void seq_spec_model_cell(int phase, int host, const struct seq_op *ops,
 		}
 		r = seq_apply(&s, &ops[i]);
 	}
-	seq_flags_format(r.flags, flags);
-	snprintf(buf, len, "%s m=%s p=%d", r.err ? strerrorname_np(r.err) : "0",
-		 flags, r.prop);
+	seq_result_format(&r, buf, len);
 }
 
 void seq_spec_print_row(FILE *out, const char *name, int host,

@@ -477,7 +477,7 @@ static void test_seq_model(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char ops[256], got[64], flags[SEQ_MOUNTS + 1], text[80];
+		char ops[256], got[64], text[80];
 		struct seq_state s;
 		struct seq_result r = { 0 };
 		struct seq_op op;
@@ -492,9 +492,7 @@ static void test_seq_model(void)
 			     !strcmp(seq_op_format(&op, text, sizeof(text)), p);
 			r = seq_apply(&s, &op);
 		}
-		seq_flags_format(r.flags, flags);
-		snprintf(got, sizeof(got), "%s m=%s p=%d",
-			 r.err ? strerrorname_np(r.err) : "0", flags, r.prop);
+		seq_result_format(&r, got, sizeof(got));
 		tap(ok && !strcmp(got, cases[i].want),
 		    "seq model %s, host %x: %s gives %s (%s; got %s)",
 		    all_modes[cases[i].phase], cases[i].host, cases[i].ops,
@@ -539,17 +537,13 @@ static void test_seq_spec(const char *path)
 		const struct seq_spec_row *r = &sp.row[i];
 		struct seq_state s;
 		struct seq_result res = { 0 };
-		char flags[SEQ_MOUNTS + 1];
 		int k;
 
 		seq_init(&s, PHASE_LEGACY, r->host, SEQ_NEST_LOCKS_NOTHING,
 			 SEQ_WALK_LIST);
 		for (k = 0; k < r->n; k++)
 			res = seq_apply(&s, &r->ops[k]);
-		seq_flags_format(res.flags, flags);
-		snprintf(cell, sizeof(cell), "%s m=%s p=%d",
-			 res.err ? strerrorname_np(res.err) : "0", flags,
-			 res.prop);
+		seq_result_format(&res, cell, sizeof(cell));
 		caught += strcmp(cell, r->cell[PHASE_LEGACY]) != 0;
 	}
 	tap(caught > 0,

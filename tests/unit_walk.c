@@ -41,15 +41,6 @@ static int parse_ops(const char *text, struct seq_op *ops, int max)
 	return n;
 }
 
-static void result_text(const struct seq_result *r, char *buf, size_t len)
-{
-	char flags[SEQ_MOUNTS + 1];
-
-	seq_flags_format(r->flags, flags);
-	snprintf(buf, len, "%s m=%s p=%d", r->err ? strerrorname_np(r->err) : "0",
-		 flags, r->prop);
-}
-
 /*
  * Every tree the model allows after @ops: how many end with @cell (*same)
  * and how many do not (*other); @seen collects the distinct endings.
@@ -67,7 +58,7 @@ static void every_tree(const struct seq_state *s, const struct seq_op *ops,
 			every_tree(&next[k], ops + 1, n - 1, cell, same, other);
 			continue;
 		}
-		result_text(&res[k], text, sizeof(text));
+		seq_result_format(&res[k], text, sizeof(text));
 		if (!strcmp(text, cell))
 			++*same;
 		else
@@ -173,7 +164,7 @@ static int check_refused(const char *start)
 	seq_init(&s, PHASE_LEGACY, 0xa, SEQ_TRUE, SEQ_WALK_LIST);
 	for (i = 0; i < n; i++) {
 		r = seq_apply(&s, &ops[i]);
-		result_text(&r, res, sizeof(res));
+		seq_result_format(&r, res, sizeof(res));
 		fprintf(f, "q 0 %d %s ret=%s\n", i,
 			seq_op_format(&ops[i], text, sizeof(text)),
 			i == n - 1 ? refused : res);
