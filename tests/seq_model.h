@@ -99,7 +99,6 @@ void seq_init(struct seq_state *s, int phase, int host,
 int seq_valid(const struct seq_state *s, const struct seq_op *op);
 /* seq_prop_bits() of our parents in @s. */
 int seq_state_prop(const struct seq_state *s);
-/* Apply @op to @s and say what the kernel must return and show. */
 /*
  * Apply @op to @s and say what the kernel must return and show; where the
  * walk leaves the choice open (SEQ_WALK_ANY), the first of the trees.

@@ -43,7 +43,7 @@ static int parse_ops(const char *text, struct seq_op *ops, int max)
 
 /*
  * Every tree the model allows after @ops: how many end with @cell (*same)
- * and how many do not (*other); @seen collects the distinct endings.
+ * and how many do not (*other).
  */
 static void every_tree(const struct seq_state *s, const struct seq_op *ops,
 		       int n, const char *cell, int *same, int *other)
