@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "guest.h"
@@ -23,6 +24,8 @@ void run_selftest(void)
 	if (pid == 0) {
 		dup2(fd, 1);
 		dup2(fd, 2);
+		/* The last step of a boot: its cases may raise the phase. */
+		setenv("PROC_SYSFS_MOUNT_FLAGS_RAISE", "1", 1);
 		execl("/bin/proc_sysfs_mount_flags", "proc_sysfs_mount_flags",
 		      (char *)NULL);
 		die("exec /bin/proc_sysfs_mount_flags");

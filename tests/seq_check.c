@@ -84,8 +84,8 @@ static int keep(struct cursor *c, const struct seq_state *s)
 static int step(struct cursor *c, const struct seq_op *op, const char *got,
 		char *want, size_t len)
 {
-	struct seq_state next[SEQ_MOUNTS];
-	struct seq_result res[SEQ_MOUNTS];
+	struct seq_state next[SEQ_CHOICES];
+	struct seq_result res[SEQ_CHOICES];
 	char text[48];
 	int i, k, n;
 

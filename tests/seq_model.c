@@ -7,12 +7,14 @@
  * Documentation/admin-guide/namespaces/proc-sysfs-mount-flags.rst):
  *
  *  N1 a fresh proc or sysfs mount needs a fully visible mount of the same
- *     filesystem that allows it (R1-R5); the kernel takes the first such
- *     mount that needs no warning or implied flag, else the first that
- *     allows the mount at all, and the new mount takes its read-only lock
- *     (a read-only superblock counts as one) and, by phase, its exec locks
- *     and marks.  "First" is the walk of mnt_already_visible(): up to 6.7
- *     the namespace's list, in tree order (SEQ_WALK_LIST); since 6.8 the
+ *     filesystem that allows it (R1-R5); the first such mount lends the new
+ *     one its read-only lock (a read-only superblock counts as one), as in
+ *     legacy, in every phase but enforce; the first through which enforce
+ *     would allow the mount, else that same first mount, gives by phase
+ *     its exec locks and marks (and decides warn's line and implicit's
+ *     flags).  Enforce allows it only through the second kind, which then
+ *     lends everything.  "First" is the walk of mnt_already_visible():
+ *     up to 6.7 the namespace's list, in tree order (SEQ_WALK_LIST); since 6.8 the
  *     namespace keeps its mounts in an rbtree keyed by mount id and walks
  *     it in post-order, an order set by the tree's shape, which follows
  *     every mount the namespace ever held (SEQ_WALK_ANY): then any such
@@ -173,18 +175,54 @@ static int same_decision(const struct decision *a, const struct decision *b)
 	       a->marks == b->marks && a->implied == b->implied;
 }
 
+/* Add @d to the @n decisions in @out unless one of them is the same. */
+static int add_decision(struct decision *out, int n, const struct decision *d)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		if (same_decision(&out[k], d))
+			return n;
+	out[n] = *d;
+	return n + 1;
+}
+
+/*
+ * N1: the mount leaves out a flag that @d's visible mount locks or marks,
+ * so that enforce would refuse it there.
+ */
+static int omits(const struct decision *d, int req)
+{
+	return d->marks & ~req;
+}
+
+/*
+ * N1: @first, the first visible mount that allows the mount, lends its
+ * read-only lock; @best, the mount the phase prefers, the rest.
+ */
+static struct decision lend(const struct decision *first,
+			    const struct decision *best)
+{
+	struct decision d = *best;
+
+	d.locks = (first->locks & F_RO) | (best->locks & ~F_RO);
+	return d;
+}
+
 /*
  * N1: the decisions a fresh mount may take, in @out (at least one: a
- * refusal when no visible mount allows it); returns how many.  The
- * suitable mounts are those that allow it with no warning or implied
- * flag if any does, else all that allow it; in list order the first of
- * them decides, in any order each one may.
+ * refusal when no visible mount allows it); returns how many.  The first
+ * mount of the walk that allows it lends the read-only lock; the first
+ * through which enforce would allow it (it leaves out no flag that mount
+ * locks or marks), else that same first mount, gives the rest: the exec
+ * locks, the marks, and by phase the warning or the implied flags.  In list order that is one decision; in any
+ * order every first mount and every preferred mount may be the ones.
  */
 static int visible(const struct seq_state *s, int fs, int req,
-		   struct decision out[SEQ_MOUNTS])
+		   struct decision out[SEQ_CHOICES])
 {
 	struct decision d[SEQ_MOUNTS];
-	int i, k, n = 0, any_allow = 0, first = -1;
+	int i, j, n = 0, first = -1, best = -1;
 
 	for (i = 0; i < SEQ_MOUNTS; i++) {
 		const struct seq_mount *c = &s->m[i];
@@ -193,25 +231,38 @@ static int visible(const struct seq_state *s, int fs, int req,
 		if (!c->present || c->fs != fs || !c->whole)
 			continue;
 		d[i] = decide(s, c, req);
-		any_allow |= d[i].verdict == ALLOW;
-	}
-	for (i = 0; i < SEQ_MOUNTS; i++) {
-		if (d[i].verdict == REFUSE || (any_allow && d[i].verdict != ALLOW))
+		if (d[i].verdict == REFUSE)
 			continue;
-		if (first < 0 || s->m[i].order < s->m[first].order)
+		if (first < 0 || c->order < s->m[first].order)
 			first = i;
-		for (k = 0; k < n && !same_decision(&out[k], &d[i]); k++)
-			;
-		if (k == n)
-			out[n++] = d[i];
+		if (!omits(&d[i], req) &&
+		    (best < 0 || c->order < s->m[best].order))
+			best = i;
 	}
 	if (first < 0) {
 		out[0] = (struct decision){ .verdict = REFUSE };
 		return 1;
 	}
 	if (s->walk == SEQ_WALK_LIST) {
-		out[0] = d[first];
+		out[0] = lend(&d[first],
+			      &d[best < 0 || !omits(&d[first], req) ? first : best]);
 		return 1;
+	}
+	for (i = 0; i < SEQ_MOUNTS; i++) {
+		struct decision l;
+
+		if (d[i].verdict == REFUSE)
+			continue;
+		if (!omits(&d[i], req) || best < 0) {
+			n = add_decision(out, n, &d[i]);
+			continue;
+		}
+		for (j = 0; j < SEQ_MOUNTS; j++) {
+			if (d[j].verdict == REFUSE || omits(&d[j], req))
+				continue;
+			l = lend(&d[i], &d[j]);
+			n = add_decision(out, n, &l);
+		}
 	}
 	return n;
 }
@@ -419,7 +470,8 @@ static int may_change(const struct seq_state *s, const struct seq_mount *m,
 {
 	if (m->locks & ~flags)
 		return 0;
-	return !(s->phase >= PHASE_IMPLICIT && (m->marks & ~flags));
+	/* A mark counts only on a flag the mount has. */
+	return !(s->phase >= PHASE_IMPLICIT && (m->marks & m->flags & ~flags));
 }
 
 static int op_remount(struct seq_state *s, const struct seq_op *op)
@@ -428,7 +480,7 @@ static int op_remount(struct seq_state *s, const struct seq_op *op)
 	int flags = op->flags;
 
 	if (s->phase == PHASE_IMPLICIT)
-		flags |= m->marks & ~flags;		/* R5 */
+		flags |= m->marks & m->flags & ~flags;	/* R5 */
 	if (!may_change(s, m, flags))
 		return EPERM;
 	if (op->kind == SQ_REMOUNT) {
@@ -585,7 +637,7 @@ static struct seq_result apply(struct seq_state *s, const struct seq_op *op,
 
 struct seq_result seq_apply(struct seq_state *s, const struct seq_op *op)
 {
-	struct decision d[SEQ_MOUNTS] = { { 0 } };
+	struct decision d[SEQ_CHOICES] = { { 0 } };
 
 	if (op->kind == SQ_MOUNT)
 		visible(s, op->fs, op->flags, d);
@@ -593,10 +645,10 @@ struct seq_result seq_apply(struct seq_state *s, const struct seq_op *op)
 }
 
 int seq_apply_all(const struct seq_state *s, const struct seq_op *op,
-		  struct seq_state next[SEQ_MOUNTS],
-		  struct seq_result res[SEQ_MOUNTS])
+		  struct seq_state next[SEQ_CHOICES],
+		  struct seq_result res[SEQ_CHOICES])
 {
-	struct decision d[SEQ_MOUNTS];
+	struct decision d[SEQ_CHOICES];
 	int k, n = 1;
 
 	if (op->kind == SQ_MOUNT)

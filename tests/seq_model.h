@@ -14,6 +14,11 @@
 
 #define SEQ_MAX_SB 64
 #define SEQ_STACK 16	/* mounts stacked on one place of the held copy */
+/*
+ * Trees one operation may lead to: a lender of the read-only lock times
+ * a lender of the rest, where the walk leaves both open (SEQ_WALK_ANY).
+ */
+#define SEQ_CHOICES (SEQ_MOUNTS * SEQ_MOUNTS)
 
 /* A rule that the shrinker test breaks on purpose (none: SEQ_TRUE). */
 enum seq_mutation {
@@ -110,8 +115,8 @@ struct seq_result seq_apply(struct seq_state *s, const struct seq_op *op);
  * has several visible mounts to take its locks from, SEQ_WALK_ANY).
  */
 int seq_apply_all(const struct seq_state *s, const struct seq_op *op,
-		  struct seq_state next[SEQ_MOUNTS],
-		  struct seq_result res[SEQ_MOUNTS]);
+		  struct seq_state next[SEQ_CHOICES],
+		  struct seq_result res[SEQ_CHOICES]);
 /* @r as the guest's records show it: "RET m=FLAGS p=PROP". */
 void seq_result_format(const struct seq_result *r, char *buf, size_t len);
 /* The walk of the kernel of release @release ("6.12.118"); -1 unreadable. */

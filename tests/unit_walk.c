@@ -48,8 +48,8 @@ static int parse_ops(const char *text, struct seq_op *ops, int max)
 static void every_tree(const struct seq_state *s, const struct seq_op *ops,
 		       int n, const char *cell, int *same, int *other)
 {
-	struct seq_state next[SEQ_MOUNTS];
-	struct seq_result res[SEQ_MOUNTS];
+	struct seq_state next[SEQ_CHOICES];
+	struct seq_result res[SEQ_CHOICES];
 	char text[48];
 	int k, outs = seq_apply_all(s, ops, next, res);
 
