@@ -149,6 +149,7 @@ void marker_serve(struct marker *m, long deadline);
 const char *errno_name(int err);
 int kmsg_open_at_end(void);
 void kmsg_forward(int fd, const char *tag, void (*seen)(const char *line));
+int kmsg_count(int fd, int (*match)(const char *line));
 void kmsg_settle(int quiet_ms, int max_ms);
 void kmsg_forward_boot(const char *tag, const char *prefix);
 

@@ -67,6 +67,18 @@ void kmsg_forward(int fd, const char *tag, void (*seen)(const char *line))
 	}
 }
 
+/* How many records logged since the last read of @fd @match. */
+int kmsg_count(int fd, int (*match)(const char *line))
+{
+	char rec[2048];
+	const char *text;
+	int n = 0;
+
+	while ((text = kmsg_next(fd, rec, sizeof(rec))))
+		n += match(text) != 0;
+	return n;
+}
+
 /*
  * Wait until the kernel has logged nothing for @quiet_ms (at most
  * @max_ms), so that late boot messages do not land in the first step.

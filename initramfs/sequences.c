@@ -4,9 +4,11 @@
  * user namespace over a small mount tree, the host's /proc and /sys and
  * SEQ_SLOTS empty mount points under two parents that start as peers,
  * /seq/a and /seq/b (tests/seq_op.h).  After every operation the guest
- * reports what it returned, the flags of every mount and which parent
- * propagates to the other; the host replays the sequence on its model
- * (tests/seq_model.c).
+ * reports what it returned, the flags of every mount, which of them are
+ * locked, which parent propagates to the other, how many warning lines
+ * the kernel logged and when; the host replays the sequence on its model
+ * (tests/seq_model.c), and holds the runs of the phases to each other
+ * (tests/relations.c).
  * The last RAISING_SEQS sequences raise the phase half-way (the sysctl,
  * through a helper that stays root of the host): the raise lasts for the
  * rest of the boot.
@@ -18,6 +20,7 @@
  *
  *   qs <id> host=<F_* of the host's /proc and /sys, hex>
  *   q <id> <n> <operation> ret=<0|ENAME> m=<flags of every mount> p=<bits>
+ *     l=<locked flags of every mount> w=<warning lines> t=<ms since boot>
  *   qe <id> exit=<status> ms=<n>
  *   sequences-end seed=<n> seqs=<n> ops=<n> failed=<n> ms=<n>
  */
@@ -36,6 +39,7 @@
 #include "../tests/seq_op.h"
 
 #define REPLAY "/seq-replay"
+#define HOST_TWIN "/seq-proc"	/* SEQ_HOST_TWIN's second proc */
 #define SEQ_LEN 40
 #define SEQ_LIMIT_MS 60000
 /* The last sequences of a run raise the phase half-way: it stays raised. */
@@ -62,7 +66,9 @@ struct seen {
 	int sub[SEQ_MOUNTS];	/* a bind of a subdirectory */
 	int flags[SEQ_MOUNTS];	/* F_*, -1 no mount */
 	int shared[SEQ_PARENTS], master[SEQ_PARENTS];	/* peer groups */
+	int locks[SEQ_MOUNTS];	/* F_* that mount_setattr(2) may not clear */
 	int depth;
+	int kmsg;		/* the kernel's log, opened before the container */
 	struct raiser raiser;	/* root of the host, for SQ_RAISE */
 };
 
@@ -304,17 +310,61 @@ static int choose(unsigned int *seed, const struct seen *s, struct seq_op *op)
 	}
 }
 
+/*
+ * The flags of the mount on @path that mount_setattr(2) may not clear,
+ * tried one by one on a detached copy, which the sequence never sees:
+ * locks, and from implicit on the marks on flags the mount has.
+ */
+static int locked_flags(const char *path, int flags)
+{
+	static const int each[] = { F_RO, F_NOSUID, F_NODEV, F_NOEXEC };
+	int fd, i, locked = 0;
+
+	fd = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+		       AT_RECURSIVE);
+	if (fd < 0)
+		return -1;
+	for (i = 0; i < (int)ARRAY_SIZE(each); i++) {
+		struct mount_attr attr = { .attr_clr = attr_flags(each[i]) };
+
+		if ((flags & each[i]) &&
+		    mount_setattr(fd, "", AT_EMPTY_PATH, &attr, sizeof(attr)))
+			locked |= each[i];
+	}
+	close(fd);
+	return locked;
+}
+
+static void see_locks(struct seen *s)
+{
+	int i;
+
+	for (i = 0; i < SEQ_MOUNTS; i++)
+		s->locks[i] = s->fs[i] < 0 ? -1 :
+			      locked_flags(paths[i], s->flags[i]);
+}
+
+static int warning_line(const char *line)
+{
+	return !strncmp(line, "VFS: process '", 14) &&
+	       strstr(line, " clears ") != NULL;
+}
+
 static void run_op(int id, int n, struct seen *s, const struct seq_op *op)
 {
-	char text[64], flags[SEQ_MOUNTS + 1];
+	char text[64], flags[SEQ_MOUNTS + 1], locks[SEQ_MOUNTS + 1];
 	int err = perform(s, op);
+	long t = now_ms();
 
 	see(s);
+	see_locks(s);
 	seq_flags_format(s->flags, flags);
-	report("q %d %d %s ret=%s m=%s p=%d\n", id, n,
+	seq_flags_format(s->locks, locks);
+	report("q %d %d %s ret=%s m=%s p=%d l=%s w=%d t=%ld\n", id, n,
 	       seq_op_format(op, text, sizeof(text)),
 	       err ? errno_name(err) : "0", flags,
-	       seq_prop_bits(s->shared, s->master));
+	       seq_prop_bits(s->shared, s->master), locks,
+	       kmsg_count(s->kmsg, warning_line), t);
 }
 
 /*
@@ -326,9 +376,12 @@ static void enter(int id, int host, int raising, struct seen *s)
 	int i;
 
 	report("qs %d host=%x\n", id, host);
+	s->kmsg = kmsg_open_at_end();
 	if (raising)
 		raiser_start(&s->raiser);
-	host_layout(host);
+	host_layout(host & ~SEQ_HOST_TWIN);
+	if ((host & SEQ_HOST_TWIN) && mount("proc", HOST_TWIN, "proc", 0, NULL))
+		die("mount the host's second proc");
 	enter_container(1);
 	/* The parents: /seq/a, shared, and /seq/b, a bind of it: peers. */
 	if (mount("seq", parents[0], "tmpfs", 0, "size=16k"))
@@ -354,7 +407,7 @@ static void random_sequence(int id, unsigned int seed, int raising)
 	struct seq_op op;
 	int n = 0;
 
-	enter(id, rand_r(&seed) % 16, raising, &s);
+	enter(id, rand_r(&seed) % (2 * SEQ_HOST_TWIN), raising, &s);
 	while (n < SEQ_LEN) {
 		if (raising && n == SEQ_LEN / 2) {
 			op = (struct seq_op){ .kind = SQ_RAISE,
@@ -427,6 +480,7 @@ void run_sequences(void)
 	char line[4096];
 
 	mkdir("/seq", 0755);
+	mkdir(HOST_TWIN, 0755);
 	for (i = 0; i < SEQ_PARENTS; i++)
 		mkdir(parents[i], 0755);
 	if (replay) {

@@ -122,5 +122,9 @@ int parse_input(const char *arg, struct inputs *in)
 		in->upstream[mode_index(name + 9)] = eq + 1;
 		return 0;
 	}
+	if (!strncmp(name, "sequences-", 10) && mode_index(name + 10) >= 0) {
+		in->sequences[mode_index(name + 10)] = eq + 1;
+		return 0;
+	}
 	return put_run(name, eq + 1, in->matrix, in->told);
 }

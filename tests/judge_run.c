@@ -287,9 +287,10 @@ static void check_sequences(const struct opts *o, const char *results,
 	for (i = 0; i < t.n_kept; i++)
 		seq_print_failure(&t.kept[i], all_modes[mode]);
 	tap(t.ops > 0 && !t.disagreements,
-	    "sequences %s: %ld operations checked on the model, %d disagreements, %.0f operations/s; %ld left the model more than one tree (at most %d)",
+	    "sequences %s: %ld operations checked on the model, %d disagreements, %.0f operations/s; %ld left the model more than one tree (at most %d); %d sequences over a second host proc left to the relations",
 	    all_modes[mode], t.ops, t.disagreements,
-	    t.ms ? t.records * 1000.0 / t.ms : 0.0, t.open_ops, t.max_trees);
+	    t.ms ? t.records * 1000.0 / t.ms : 0.0, t.open_ops, t.max_trees,
+	    t.unmodelled);
 	/* Shrink the first, unless the run injected faults (not replayed). */
 	if (t.n_kept && !o->faults && o->kernel && o->initrd && o->dir)
 		seq_shrink(o, mode, SEQ_TRUE, &t.kept[0]);

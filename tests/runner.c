@@ -58,10 +58,11 @@ void usage(void)
 		"       runner shrink --mode MODE --kernel BZIMAGE --initrd CPIO --dir DIR\n"
 		"                   --results FILE [--mutate none|nest-locks-nothing] [--timeout S]\n"
 		"       runner seqspec --mode MODE --kernel BZIMAGE --initrd CPIO --spec SPEC --dir DIR\n"
+		"       runner relate sequences-MODE=FILE...  (every phase's run of the same sequences)\n"
 		"MODE is one of %s; STEPS a comma list of matrix, selftest,\n"
 		"exhaustive, stress, sequences, bench, userspace, upstream (default matrix,selftest).\n"
 		"RUN names the meson test that wrote FILE: MODE (the matrix), MODE-as-MODE\n"
-		"(a boot override), userspace-MODE or upstream-MODE.\n", modes);
+		"(a boot override), userspace-MODE, upstream-MODE or sequences-MODE.\n", modes);
 	exit(2);
 }
 
@@ -165,7 +166,7 @@ int main(int argc, char **argv)
 		{ "lava", cmd_lava }, { "lava-validate", cmd_lava_validate },
 		{ "lava-log", cmd_lava_log }, { "upstream", cmd_upstream },
 		{ "shrink", cmd_shrink },
-		{ "seqspec", cmd_seqspec },
+		{ "seqspec", cmd_seqspec }, { "relate", cmd_relate },
 	};
 	struct opts o;
 	const char *cmd;

@@ -24,6 +24,7 @@ struct inputs {
 	/* "userspace-warn-as-enforce=PATH" */
 	const char *tools_told[MAX_MODES][MAX_MODES];
 	const char *upstream[MAX_MODES];		/* "upstream-warn=PATH" */
+	const char *sequences[MAX_MODES];		/* "sequences-warn=PATH" */
 };
 
 struct opts {
@@ -70,6 +71,7 @@ int cmd_lava(const struct opts *o);
 int cmd_lava_validate(const struct opts *o);
 int cmd_lava_log(const struct opts *o);
 int cmd_upstream(const struct opts *o);
+int cmd_relate(const struct opts *o);
 int cmd_shrink(const struct opts *o);
 int cmd_seqspec(const struct opts *o);
 

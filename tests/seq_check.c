@@ -177,6 +177,11 @@ static void one_line(struct seq_tally *t, struct cursor *c,
 			c->cur.ops[c->cur.n++] = (struct seq_op){
 				.kind = SQ_RAISE, .phase = c->phase };
 		t->seqs++;
+		/* Read and counted, but left to the relations. */
+		if (host & SEQ_HOST_TWIN) {
+			c->parted = 1;
+			t->unmodelled++;
+		}
 		if (c->walk < 0)
 			part(t, c, "no 'start RELEASE' line before the sequences: the model does not know the kernel's walk");
 	} else if (!strncmp(line, "start ", 6)) {

@@ -28,6 +28,7 @@ struct seq_tally {
 	int seqs;		/* sequences begun */
 	int bad_exits;		/* sequences whose process did not exit 0 */
 	int disagreements;	/* sequences where the kernel and model part */
+	int unmodelled;		/* sequences with SEQ_HOST_TWIN, not checked */
 	int ended;		/* the step's end record was seen */
 	long end_ops, ms;	/* from the end record */
 	int end_seqs;

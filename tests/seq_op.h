@@ -25,6 +25,14 @@
 #define SEQ_PARENTS 2
 #define SEQ_PER_PARENT (SEQ_SLOTS / SEQ_PARENTS)
 #define SEQ_MAX_DEPTH 3			/* user namespaces, counting the first */
+/*
+ * A bit of a sequence's host beside the F_* of its /proc and /sys: the
+ * host also has a second proc, with no flags, attached after /proc.  Two
+ * visible proc mounts with different locks are where the phases could
+ * lend different locks; the model leaves such sequences to the
+ * relations between the phases (tests/relations.c).
+ */
+#define SEQ_HOST_TWIN 0x10
 /* Operations per run unless PSMF_SEQ_OPS (runner --seq-ops) says */
 #define SEQ_OPS_DEFAULT 100000
 

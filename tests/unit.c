@@ -20,6 +20,7 @@
 #include "report.h"
 #include "spec.h"
 #include "tap.h"
+#include "unit_relations.h"
 #include "unit_walk.h"
 
 static struct result result(const char *ret, int flags, const char *line)
@@ -577,5 +578,6 @@ int main(int argc, char **argv)
 	test_seq_model();
 	test_seq_spec(argv[1]);
 	test_seq_walk(argv[1]);
+	test_relations();
 	return tap_end();
 }

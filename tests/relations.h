@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The phases' promises as relations between runs of the same sequences
+ * (relations.c): what each relation found, as data; cmd_relate() prints
+ * it as TAP.
+ */
+#ifndef RELATIONS_H
+#define RELATIONS_H
+
+#include <stddef.h>
+
+#include "spec.h"
+
+#define N_RELATIONS 8
+#define RKEEP 3			/* violations kept in full per relation */
+
+/* What one relation found over all sequences. */
+struct tally {
+	const char *name;
+	long ops;		/* operations compared */
+	int seqs;		/* sequences compared */
+	long named;		/* sequences stopped where the lender differs */
+	long hidden;		/* refusals whose warning the limit may drop */
+	int violations;
+	char kept[RKEEP][1024];	/* the first ones: sequence, operations, why */
+};
+
+/*
+ * Read the sequences run of every phase (@paths, by enum phase) and hold
+ * them to each other: 0 with the relations' tallies in @out, or -1 with
+ * the cause in @why (a file missing, unreadable, unfinished, or of other
+ * sequences than the others).
+ */
+int relations_check(const char *const paths[MAX_MODES],
+		    struct tally out[N_RELATIONS], char *why, size_t len);
+
+#endif

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The relations between the phases' runs (relations.c) on small runs
+ * written here: runs that keep every promise compare clean, and each
+ * broken promise turns its relation red.  The runs are made up from the
+ * promises, not taken from a kernel.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "relations.h"
+#include "tap.h"
+#include "unit_relations.h"
+
+/*
+ * One sequence over a host /proc and /sys with nosuid,nodev,noexec (e):
+ * a fresh proc on slot 0 with all three flags, which propagates to slot
+ * 2, then a bind remount of it that clears nosuid, then a mount_setattr
+ * that sets read-only and clears nothing.  Per phase: the records of the
+ * three operations, as the promises make them.
+ */
+static const char *const agreeing[MAX_MODES][3] = {
+	[PHASE_LEGACY] = {
+		"mount proc 0 e ret=0 m=e-e-ee p=3 l=0-0-ee w=0",
+		"bindremount 0 c ret=0 m=c-e-ee p=3 l=0-0-ee w=0",
+		"setattr 0 1 0 one ret=0 m=d-e-ee p=3 l=0-0-ee w=0",
+	},
+	[PHASE_WARN] = {
+		"mount proc 0 e ret=0 m=e-e-ee p=3 l=0-0-ee w=0",
+		"bindremount 0 c ret=0 m=c-e-ee p=3 l=0-0-ee w=1",
+		"setattr 0 1 0 one ret=0 m=d-e-ee p=3 l=0-0-ee w=0",
+	},
+	[PHASE_IMPLICIT] = {
+		"mount proc 0 e ret=0 m=e-e-ee p=3 l=e-e-ee w=0",
+		"bindremount 0 c ret=0 m=e-e-ee p=3 l=e-e-ee w=0",
+		"setattr 0 1 0 one ret=0 m=f-e-ee p=3 l=e-e-ee w=0",
+	},
+	[PHASE_ENFORCE] = {
+		"mount proc 0 e ret=0 m=e-e-ee p=3 l=e-e-ee w=0",
+		"bindremount 0 c ret=EPERM m=e-e-ee p=3 l=e-e-ee w=0",
+		"setattr 0 1 0 one ret=0 m=f-e-ee p=3 l=e-e-ee w=0",
+	},
+};
+
+struct runs {
+	char dir[64];
+	char path[MAX_MODES][96];
+	const char *paths[MAX_MODES];
+};
+
+static void write_run(struct runs *r, int m, const char *const ops[3],
+		      unsigned long seed, int ended, int warned_before)
+{
+	char dir[sizeof(r->dir)];
+	FILE *f;
+	int i;
+
+	memcpy(dir, r->dir, sizeof(dir));
+	snprintf(r->path[m], sizeof(r->path[m]), "%s/%d.txt", dir, m);
+	r->paths[m] = r->path[m];
+	f = fopen(r->path[m], "w");
+	if (!f)
+		abort();
+	/* A sequence that only warns, at 1 s, fills the limit's window. */
+	fprintf(f, "qs 7 host=e\n");
+	for (i = 0; i < warned_before; i++)
+		fprintf(f, "q 7 %d bindremount 4 e ret=0 m=----ee p=3 l=----ee w=1 t=1000\n",
+			i);
+	fprintf(f, "qs 8 host=e\n");
+	for (i = 0; i < 3; i++)
+		fprintf(f, "q 8 %d %s t=%d\n", i, ops[i], 2000 + i);
+	if (ended)
+		fprintf(f, "sequences-end seed=%lu seqs=2 ops=80 failed=0 ms=9\n",
+			seed);
+	fclose(f);
+}
+
+static void make_runs(struct runs *r, const char *const ops[MAX_MODES][3])
+{
+	int m;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->dir, sizeof(r->dir), "/tmp/unit-relations.XXXXXX");
+	if (!mkdtemp(r->dir))
+		abort();
+	for (m = 0; m < MAX_MODES; m++)
+		write_run(r, m, ops[m], 1, 1, 0);
+}
+
+static void remove_runs(struct runs *r)
+{
+	int m;
+
+	for (m = 0; m < MAX_MODES; m++)
+		if (r->paths[m])
+			unlink(r->path[m]);
+	rmdir(r->dir);
+}
+
+/* The relations over @ops, with @m's run replaced by @changed if given. */
+static int check(const char *const ops[MAX_MODES][3], int m,
+		 const char *const changed[3], int warned_before,
+		 struct tally t[N_RELATIONS], char *why, size_t len)
+{
+	struct runs r;
+	int err;
+
+	make_runs(&r, ops);
+	if (changed || warned_before)
+		write_run(&r, m, changed ? changed : ops[m], 1, 1,
+			  warned_before);
+	err = relations_check(r.paths, t, why, len);
+	remove_runs(&r);
+	return err;
+}
+
+static int violations(const struct tally t[N_RELATIONS])
+{
+	int r, n = 0;
+
+	for (r = 0; r < N_RELATIONS; r++)
+		n += t[r].violations;
+	return n;
+}
+
+/* The one relation that found something, or -1 (none, or several). */
+static int red(const struct tally t[N_RELATIONS])
+{
+	int r, found = -1;
+
+	for (r = 0; r < N_RELATIONS; r++)
+		if (t[r].violations)
+			found = found < 0 ? r : -2;
+	return found < 0 ? -1 : found;
+}
+
+static void test_agreeing(void)
+{
+	static struct tally t[N_RELATIONS];
+	char why[512] = "";
+	int r, compared = 1;
+
+	tap(!check(agreeing, 0, NULL, 0, t, why, sizeof(why)) &&
+	    !violations(t),
+	    "relations: runs that keep every promise compare clean %s", why);
+	for (r = 0; r < N_RELATIONS; r++)
+		compared &= t[r].ops > 0;
+	tap(compared, "relations: every relation compared operations");
+}
+
+/* A broken promise, in @m's run: it must turn exactly @relation red. */
+static void broken(int m, int op, const char *record, const char *relation,
+		   const char *what)
+{
+	static struct tally t[N_RELATIONS];
+	const char *ops[3];
+	char why[512] = "";
+	int r;
+
+	memcpy(ops, agreeing[m], sizeof(ops));
+	ops[op] = record;
+	r = check(agreeing, m, ops, 0, t, why, sizeof(why)) ? -1 : red(t);
+	tap(r >= 0 && !strcmp(t[r].name, relation) &&
+	    strstr(t[r].kept[0], "sequence 8, host e"),
+	    "relations: %s turns '%s' red (%s)", what, relation,
+	    r >= 0 ? t[r].kept[0] : why);
+}
+
+static void test_broken(void)
+{
+	/* A warn whose fresh mount took no read-only lock where legacy's did. */
+	broken(PHASE_WARN, 2, "setattr 0 1 0 one ret=0 m=d-e-ee p=3 l=1-0-ee w=0",
+	       "warn = legacy", "a lock legacy lacks");
+	broken(PHASE_WARN, 0, "mount proc 0 e ret=0 m=e-e-ee p=3 l=0-0-ee w=1",
+	       "warn warns where enforce refuses", "a line where enforce allows");
+	broken(PHASE_WARN, 1, "bindremount 0 c ret=0 m=c-e-ee p=3 l=0-0-ee w=0",
+	       "warn warns where enforce refuses",
+	       "no line where enforce refuses");
+	broken(PHASE_IMPLICIT, 1, "bindremount 0 c ret=EPERM m=e-e-ee p=3 l=e-e-ee w=0",
+	       "implicit allows what legacy allows", "a refused bind remount");
+	broken(PHASE_IMPLICIT, 1, "bindremount 0 c ret=0 m=8-e-ee p=3 l=e-e-ee w=0",
+	       "implicit allows what legacy allows", "a flag legacy keeps, dropped");
+	broken(PHASE_ENFORCE, 0, "mount proc 0 e ret=0 m=6-e-ee p=3 l=6-e-ee w=0",
+	       "enforce allows only as legacy does", "other flags where both allow");
+	broken(PHASE_ENFORCE, 2, "setattr 0 1 0 one ret=EPERM m=e-e-ee p=3 l=e-e-ee w=0",
+	       "enforce: no clear, no EPERM", "EPERM for a change that clears nothing");
+}
+
+/* A missing line is no violation where the rate limit may have dropped it. */
+static void test_rate_limit(void)
+{
+	static struct tally t[N_RELATIONS];
+	const char *ops[3];
+	char why[512] = "";
+
+	int err;
+
+	memcpy(ops, agreeing[PHASE_WARN], sizeof(ops));
+	ops[1] = "bindremount 0 c ret=0 m=c-e-ee p=3 l=0-0-ee w=0";
+	err = check(agreeing, PHASE_WARN, ops, 10, t, why, sizeof(why));
+	tap(!err && !violations(t) && t[1].hidden == 1,
+	    "relations: a refusal whose line a full window may drop is counted, not failed (%ld) %s",
+	    t[1].hidden, why);
+}
+
+/* Runs that are not of the same sequences, or not whole, are refused. */
+static void test_bad_runs(void)
+{
+	static struct tally t[N_RELATIONS];
+	char why[512];
+	struct runs r;
+	int err;
+
+	make_runs(&r, agreeing);
+	write_run(&r, PHASE_ENFORCE, agreeing[PHASE_ENFORCE], 2, 1, 0);
+	err = relations_check(r.paths, t, why, sizeof(why));
+	tap(err && strstr(why, "not the same sequences"),
+	    "relations: runs of another seed are refused: %s", why);
+	write_run(&r, PHASE_ENFORCE, agreeing[PHASE_ENFORCE], 1, 0, 0);
+	err = relations_check(r.paths, t, why, sizeof(why));
+	tap(err && strstr(why, "did not finish"),
+	    "relations: an unfinished run is refused: %s", why);
+	unlink(r.path[PHASE_ENFORCE]);
+	err = relations_check(r.paths, t, why, sizeof(why));
+	tap(err && strstr(why, r.path[PHASE_ENFORCE]),
+	    "relations: a missing run is refused: %s", why);
+	r.paths[PHASE_ENFORCE] = NULL;
+	err = relations_check(r.paths, t, why, sizeof(why));
+	tap(err && strstr(why, "sequences-enforce=FILE"),
+	    "relations: a run not given is refused: %s", why);
+	remove_runs(&r);
+}
+
+void test_relations(void)
+{
+	test_agreeing();
+	test_broken();
+	test_rate_limit();
+	test_bad_runs();
+}
