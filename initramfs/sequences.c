@@ -20,7 +20,8 @@
  *
  *   qs <id> host=<F_* of the host's /proc and /sys, hex>
  *   q <id> <n> <operation> ret=<0|ENAME> m=<flags of every mount> p=<bits>
- *     l=<locked flags of every mount> w=<warning lines> t=<ms since boot>
+ *     l=<locked flags of every mount> w=<warning lines> pw=<lines the
+ *     probe of the locks caused> t=<ms since boot>
  *   qe <id> exit=<status> ms=<n>
  *   sequences-end seed=<n> seqs=<n> ops=<n> failed=<n> ms=<n>
  */
@@ -44,6 +45,11 @@
 #define SEQ_LIMIT_MS 60000
 /* The last sequences of a run raise the phase half-way: it stays raised. */
 #define RAISING_SEQS 20
+/*
+ * ... and go on longer after the raise, so that changes of the mounts
+ * made before it are tried under the new phase.
+ */
+#define RAISE_TAIL 120
 
 static const char *const paths[SEQ_MOUNTS] = {
 	"/seq/a/0", "/seq/a/1", "/seq/b/0", "/seq/b/1", "/proc", "/sys",
@@ -350,21 +356,28 @@ static int warning_line(const char *line)
 	       strstr(line, " clears ") != NULL;
 }
 
+/*
+ * The operation's own warning lines are counted before the probe of the
+ * locks, whose clears warn too in the warn phase: those are counted
+ * apart, as they fill the rate limit's window all the same.
+ */
 static void run_op(int id, int n, struct seen *s, const struct seq_op *op)
 {
 	char text[64], flags[SEQ_MOUNTS + 1], locks[SEQ_MOUNTS + 1];
-	int err = perform(s, op);
-	long t = now_ms();
+	int err = perform(s, op), w, pw;
+	long t;
 
+	w = kmsg_count(s->kmsg, warning_line);
+	t = now_ms();
 	see(s);
 	see_locks(s);
+	pw = kmsg_count(s->kmsg, warning_line);
 	seq_flags_format(s->flags, flags);
 	seq_flags_format(s->locks, locks);
-	report("q %d %d %s ret=%s m=%s p=%d l=%s w=%d t=%ld\n", id, n,
+	report("q %d %d %s ret=%s m=%s p=%d l=%s w=%d pw=%d t=%ld\n", id, n,
 	       seq_op_format(op, text, sizeof(text)),
 	       err ? errno_name(err) : "0", flags,
-	       seq_prop_bits(s->shared, s->master), locks,
-	       kmsg_count(s->kmsg, warning_line), t);
+	       seq_prop_bits(s->shared, s->master), locks, w, pw, t);
 }
 
 /*
@@ -405,10 +418,13 @@ static void random_sequence(int id, unsigned int seed, int raising)
 {
 	struct seen s;
 	struct seq_op op;
-	int n = 0;
+	int n = 0, host;
 
-	enter(id, rand_r(&seed) % (2 * SEQ_HOST_TWIN), raising, &s);
-	while (n < SEQ_LEN) {
+	host = rand_r(&seed) % 16;
+	if (rand_r(&seed) % 4 == 0)
+		host |= SEQ_HOST_TWIN;
+	enter(id, host, raising, &s);
+	while (n < SEQ_LEN + (raising ? RAISE_TAIL : 0)) {
 		if (raising && n == SEQ_LEN / 2) {
 			op = (struct seq_op){ .kind = SQ_RAISE,
 				.phase = (raising - 1) * seq_phases / RAISING_SEQS };
@@ -490,12 +506,14 @@ void run_sequences(void)
 	} else {
 		int seqs = (ops + SEQ_LEN - 1) / SEQ_LEN;
 
+		ops = (unsigned long)seqs * SEQ_LEN +
+		      (seqs < RAISING_SEQS ? seqs : RAISING_SEQS) * RAISE_TAIL;
+
 		for (id = 0; id < seqs; id++)
 			failed += one(id, NULL, seed * 1000003u + id,
 				      id >= seqs - RAISING_SEQS ?
 				      id - (seqs - RAISING_SEQS) + 1 : 0) != 0;
 	}
 	report("sequences-end seed=%lu seqs=%d ops=%lu failed=%d ms=%ld\n",
-	       seed, id, replay ? 0 : (unsigned long)id * SEQ_LEN, failed,
-	       now_ms() - start);
+	       seed, id, replay ? 0 : ops, failed, now_ms() - start);
 }

@@ -36,7 +36,6 @@
 #include "seq_op.h"
 #include "tap.h"
 
-#define RSEQ_OPS 64		/* operations of one sequence (40, a raise) */
 #define BURST 10		/* the kernel's rate limit of the warning */
 #define WINDOW_MS 5500		/* its 5 s window, and a margin */
 
@@ -45,22 +44,25 @@ struct rop {
 	struct seq_op op;
 	char text[64], ret[16];
 	int m[SEQ_MOUNTS], l[SEQ_MOUNTS];
-	int p, w;
+	int p, w, pw;	/* warning lines: the operation's, the probe's */
 	long t;
 };
 
+/* A sequence: its operations are the run's ops[first .. first + n). */
 struct rseq {
 	int id, host, n;
-	struct rop op[RSEQ_OPS];
+	long first;
 };
 
 /* The sequences step of one run, as its results file holds it. */
 struct rrun {
 	const char *name, *path;
 	unsigned long seed;
-	long ops;
+	long end_ops;		/* what the end record says were run */
 	int n, cap, ended;
 	struct rseq *seq;
+	struct rop *ops;
+	long n_ops, cap_ops;
 	long *warned;		/* when each warning line was seen */
 	int n_warned, cap_warned;
 };
@@ -73,8 +75,22 @@ static struct rseq *new_seq(struct rrun *r, int id, int host)
 		if (!r->seq)
 			abort();
 	}
-	r->seq[r->n] = (struct rseq){ .id = id, .host = host };
+	r->seq[r->n] = (struct rseq){ .id = id, .host = host,
+				      .first = r->n_ops };
 	return &r->seq[r->n++];
+}
+
+/* Add @o to @r's last sequence, which its records must continue. */
+static void add_op(struct rrun *r, const struct rop *o)
+{
+	if (r->n_ops == r->cap_ops) {
+		r->cap_ops = r->cap_ops ? 2 * r->cap_ops : 4096;
+		r->ops = realloc(r->ops, r->cap_ops * sizeof(*r->ops));
+		if (!r->ops)
+			abort();
+	}
+	r->ops[r->n_ops++] = *o;
+	r->seq[r->n - 1].n++;
 }
 
 static void note_warned(struct rrun *r, long t, int lines)
@@ -91,16 +107,17 @@ static void note_warned(struct rrun *r, long t, int lines)
 	}
 }
 
-/* "q ID N OP ret=R m=M p=P l=L w=W t=T": 0, or -1 unreadable. */
+/* "q ID N OP ret=R m=M p=P l=L w=W pw=PW t=T": 0, or -1 unreadable. */
 static int parse_op(const char *line, int *id, struct rop *o)
 {
 	const char *ret = strstr(line, " ret="), *m = strstr(line, " m=");
 	const char *l = strstr(line, " l="), *p = strstr(line, " p=");
 	const char *w = strstr(line, " w="), *t = strstr(line, " t=");
+	const char *pw = strstr(line, " pw=");
 	int off = 0;
 
 	if (sscanf(line, "q %d %*d %n", id, &off) != 1 || !off || !ret ||
-	    !m || !l || !p || !w || !t || ret - line - off >= 64)
+	    !m || !l || !p || !w || !pw || !t || ret - line - off >= 64)
 		return -1;
 	snprintf(o->text, sizeof(o->text), "%.*s", (int)(ret - line - off),
 		 line + off);
@@ -108,7 +125,8 @@ static int parse_op(const char *line, int *id, struct rop *o)
 		 ret + 5);
 	if (seq_op_parse(o->text, &o->op) || seq_flags_parse(m + 3, o->m) ||
 	    seq_flags_parse(l + 3, o->l) || sscanf(p, " p=%d", &o->p) != 1 ||
-	    sscanf(w, " w=%d", &o->w) != 1 || sscanf(t, " t=%ld", &o->t) != 1)
+	    sscanf(w, " w=%d", &o->w) != 1 || sscanf(pw, " pw=%d", &o->pw) != 1 ||
+	    sscanf(t, " t=%ld", &o->t) != 1)
 		return -1;
 	return 0;
 }
@@ -117,7 +135,7 @@ static int parse_op(const char *line, int *id, struct rop *o)
 static int load_rrun(struct rrun *r, char *why, size_t len)
 {
 	FILE *f = fopen(r->path, "r");
-	struct rseq *cur = NULL;
+	int cur = -1;
 	char line[1024];
 	int id, host;
 
@@ -129,19 +147,19 @@ static int load_rrun(struct rrun *r, char *why, size_t len)
 		struct rop o;
 
 		if (sscanf(line, "qs %d host=%x", &id, &host) == 2) {
-			cur = new_seq(r, id, host);
+			new_seq(r, id, host);
+			cur = id;
 		} else if (!strncmp(line, "q ", 2)) {
-			if (parse_op(line, &id, &o) || !cur || id != cur->id) {
+			if (parse_op(line, &id, &o) || id != cur) {
 				snprintf(why, len, "%s: unreadable record '%.*s'",
 					 r->path, (int)strcspn(line, "\n"), line);
 				fclose(f);
 				return -1;
 			}
-			if (cur->n < RSEQ_OPS)
-				cur->op[cur->n++] = o;
-			note_warned(r, o.t, o.w);
+			add_op(r, &o);
+			note_warned(r, o.t, o.w + o.pw);
 		} else if (sscanf(line, "sequences-end seed=%lu %*s ops=%ld",
-				  &r->seed, &r->ops) == 2) {
+				  &r->seed, &r->end_ops) == 2) {
 			r->ended = 1;
 		}
 	}
@@ -263,13 +281,17 @@ static enum step implicit_keeps_legacy(const struct pair *x, struct tally *t,
 	int i;
 
 	(void)t;
-	if (ok(x->a) && !ok(x->b) &&
-	    !(op->kind == SQ_SETATTR && !strcmp(x->b->ret, "EPERM") &&
-	      (!x->prev_b || (x->prev_b->l[op->dst] & op->clr)))) {
+	if (ok(x->a) && !ok(x->b)) {
+		if (op->kind == SQ_SETATTR && !strcmp(x->b->ret, "EPERM") &&
+		    (op->rec || !x->prev_b || (x->prev_b->l[op->dst] & op->clr)))
+			return STOP;	/* an explicit clear of a locked flag */
 		snprintf(why, len, "legacy allowed it, implicit gave %s",
 			 x->b->ret);
 		return VIOLATION;
 	}
+	/* Implicit may also repair what legacy refuses: from there they part. */
+	if (strcmp(x->a->ret, x->b->ret))
+		return STOP;
 	for (i = 0; i < SEQ_MOUNTS; i++)
 		if (x->a->m[i] >= 0 && x->b->m[i] >= 0 &&
 		    (x->a->m[i] & ~x->b->m[i])) {
@@ -325,7 +347,8 @@ static int cleared(const struct pair *x)
 	had = x->prev_b->m[op->dst];
 	switch (op->kind) {
 	case SQ_SETATTR:
-		return op->rec ? -1 : had & op->clr;
+		/* Every mount of a sequence is a leaf: rec changes it alone. */
+		return had & op->clr;
 	case SQ_BINDREMOUNT:
 		return had & ~op->flags;
 	default:
@@ -374,8 +397,8 @@ static const struct rseq *find_seq(const struct rrun *r, int id)
 	return NULL;
 }
 
-static void keep(struct tally *t, const struct rseq *s, int upto,
-		 const char *why)
+static void keep(struct tally *t, const struct rrun *r, const struct rseq *s,
+		 int upto, const char *why)
 {
 	char *k;
 	size_t off;
@@ -388,7 +411,7 @@ static void keep(struct tally *t, const struct rseq *s, int upto,
 		       s->host);
 	for (i = 0; i <= upto && off < sizeof(t->kept[0]); i++)
 		off += snprintf(k + off, sizeof(t->kept[0]) - off, "%s%s",
-				i ? "; " : "", s->op[i].text);
+				i ? "; " : "", r->ops[s->first + i].text);
 	if (off < sizeof(t->kept[0]))
 		snprintf(k + off, sizeof(t->kept[0]) - off, ": %s", why);
 }
@@ -403,8 +426,9 @@ static void compare_seq(const struct relation *rel, const struct rrun *ra,
 
 	t->seqs++;
 	for (n = 0; n < sa->n && n < sb->n; n++) {
-		struct pair x = { &sa->op[n], &sb->op[n],
-				  n ? &sb->op[n - 1] : NULL, ra, rb };
+		const struct rop *b = &rb->ops[sb->first];
+		struct pair x = { &ra->ops[sa->first + n], &b[n],
+				  n ? &b[n - 1] : NULL, ra, rb };
 		enum step st;
 
 		if (strcmp(x.a->text, x.b->text) ||
@@ -413,7 +437,7 @@ static void compare_seq(const struct relation *rel, const struct rrun *ra,
 		t->ops++;
 		st = rel->check(&x, t, why, sizeof(why));
 		if (st == VIOLATION)
-			keep(t, sa, n, why);
+			keep(t, ra, sa, n, why);
 		if (st != GO_ON)
 			return;
 	}
@@ -452,10 +476,11 @@ static int load_runs_of(const char *const paths[MAX_MODES],
 			return -1;
 	}
 	for (m = 1; m < MAX_MODES; m++)
-		if (runs[m].seed != runs[0].seed || runs[m].ops != runs[0].ops) {
+		if (runs[m].seed != runs[0].seed ||
+		    runs[m].end_ops != runs[0].end_ops) {
 			snprintf(why, len, "%s ran seed %lu, %ld operations; %s seed %lu, %ld: not the same sequences",
-				 runs[m].path, runs[m].seed, runs[m].ops,
-				 runs[0].path, runs[0].seed, runs[0].ops);
+				 runs[m].path, runs[m].seed, runs[m].end_ops,
+				 runs[0].path, runs[0].seed, runs[0].end_ops);
 			return -1;
 		}
 	return 0;
@@ -473,6 +498,7 @@ int relations_check(const char *const paths[MAX_MODES],
 		relate(&relations[r], runs, &out[r]);
 	for (m = 0; m < MAX_MODES; m++) {
 		free(runs[m].seq);
+		free(runs[m].ops);
 		free(runs[m].warned);
 	}
 	return err;

@@ -121,6 +121,10 @@ static void one_op(struct seq_tally *t, struct cursor *c, const char *line)
 		return;
 	}
 	t->records++;
+	/* A raise lasts until the next boot, whether checked here or not. */
+	if (c->parted && op.kind == SQ_RAISE && !strncmp(ret + 5, "0 ", 2) &&
+	    op.phase > c->phase)
+		c->phase = op.phase;
 	if (c->parted)
 		return;
 	t->ops++;

@@ -25,24 +25,24 @@
  */
 static const char *const agreeing[MAX_MODES][3] = {
 	[PHASE_LEGACY] = {
-		"mount proc 0 e ret=0 m=e-e-ee p=3 l=0-0-ee w=0",
-		"bindremount 0 c ret=0 m=c-e-ee p=3 l=0-0-ee w=0",
-		"setattr 0 1 0 one ret=0 m=d-e-ee p=3 l=0-0-ee w=0",
+		"mount proc 0 e ret=0 m=e-e-ee p=3 l=0-0-ee w=0 pw=0",
+		"bindremount 0 c ret=0 m=c-e-ee p=3 l=0-0-ee w=0 pw=0",
+		"setattr 0 1 0 one ret=0 m=d-e-ee p=3 l=0-0-ee w=0 pw=0",
 	},
 	[PHASE_WARN] = {
-		"mount proc 0 e ret=0 m=e-e-ee p=3 l=0-0-ee w=0",
-		"bindremount 0 c ret=0 m=c-e-ee p=3 l=0-0-ee w=1",
-		"setattr 0 1 0 one ret=0 m=d-e-ee p=3 l=0-0-ee w=0",
+		"mount proc 0 e ret=0 m=e-e-ee p=3 l=0-0-ee w=0 pw=0",
+		"bindremount 0 c ret=0 m=c-e-ee p=3 l=0-0-ee w=1 pw=0",
+		"setattr 0 1 0 one ret=0 m=d-e-ee p=3 l=0-0-ee w=0 pw=0",
 	},
 	[PHASE_IMPLICIT] = {
-		"mount proc 0 e ret=0 m=e-e-ee p=3 l=e-e-ee w=0",
-		"bindremount 0 c ret=0 m=e-e-ee p=3 l=e-e-ee w=0",
-		"setattr 0 1 0 one ret=0 m=f-e-ee p=3 l=e-e-ee w=0",
+		"mount proc 0 e ret=0 m=e-e-ee p=3 l=e-e-ee w=0 pw=0",
+		"bindremount 0 c ret=0 m=e-e-ee p=3 l=e-e-ee w=0 pw=0",
+		"setattr 0 1 0 one ret=0 m=f-e-ee p=3 l=e-e-ee w=0 pw=0",
 	},
 	[PHASE_ENFORCE] = {
-		"mount proc 0 e ret=0 m=e-e-ee p=3 l=e-e-ee w=0",
-		"bindremount 0 c ret=EPERM m=e-e-ee p=3 l=e-e-ee w=0",
-		"setattr 0 1 0 one ret=0 m=f-e-ee p=3 l=e-e-ee w=0",
+		"mount proc 0 e ret=0 m=e-e-ee p=3 l=e-e-ee w=0 pw=0",
+		"bindremount 0 c ret=EPERM m=e-e-ee p=3 l=e-e-ee w=0 pw=0",
+		"setattr 0 1 0 one ret=0 m=f-e-ee p=3 l=e-e-ee w=0 pw=0",
 	},
 };
 
@@ -68,7 +68,7 @@ static void write_run(struct runs *r, int m, const char *const ops[3],
 	/* A sequence that only warns, at 1 s, fills the limit's window. */
 	fprintf(f, "qs 7 host=e\n");
 	for (i = 0; i < warned_before; i++)
-		fprintf(f, "q 7 %d bindremount 4 e ret=0 m=----ee p=3 l=----ee w=1 t=1000\n",
+		fprintf(f, "q 7 %d bindremount 4 e ret=0 m=----ee p=3 l=----ee w=1 pw=0 t=1000\n",
 			i);
 	fprintf(f, "qs 8 host=e\n");
 	for (i = 0; i < 3; i++)
@@ -173,20 +173,20 @@ static void broken(int m, int op, const char *record, const char *relation,
 static void test_broken(void)
 {
 	/* A warn whose fresh mount took no read-only lock where legacy's did. */
-	broken(PHASE_WARN, 2, "setattr 0 1 0 one ret=0 m=d-e-ee p=3 l=1-0-ee w=0",
+	broken(PHASE_WARN, 2, "setattr 0 1 0 one ret=0 m=d-e-ee p=3 l=1-0-ee w=0 pw=0",
 	       "warn = legacy", "a lock legacy lacks");
-	broken(PHASE_WARN, 0, "mount proc 0 e ret=0 m=e-e-ee p=3 l=0-0-ee w=1",
+	broken(PHASE_WARN, 0, "mount proc 0 e ret=0 m=e-e-ee p=3 l=0-0-ee w=1 pw=0",
 	       "warn warns where enforce refuses", "a line where enforce allows");
-	broken(PHASE_WARN, 1, "bindremount 0 c ret=0 m=c-e-ee p=3 l=0-0-ee w=0",
+	broken(PHASE_WARN, 1, "bindremount 0 c ret=0 m=c-e-ee p=3 l=0-0-ee w=0 pw=0",
 	       "warn warns where enforce refuses",
 	       "no line where enforce refuses");
-	broken(PHASE_IMPLICIT, 1, "bindremount 0 c ret=EPERM m=e-e-ee p=3 l=e-e-ee w=0",
+	broken(PHASE_IMPLICIT, 1, "bindremount 0 c ret=EPERM m=e-e-ee p=3 l=e-e-ee w=0 pw=0",
 	       "implicit allows what legacy allows", "a refused bind remount");
-	broken(PHASE_IMPLICIT, 1, "bindremount 0 c ret=0 m=8-e-ee p=3 l=e-e-ee w=0",
+	broken(PHASE_IMPLICIT, 1, "bindremount 0 c ret=0 m=8-e-ee p=3 l=e-e-ee w=0 pw=0",
 	       "implicit allows what legacy allows", "a flag legacy keeps, dropped");
-	broken(PHASE_ENFORCE, 0, "mount proc 0 e ret=0 m=6-e-ee p=3 l=6-e-ee w=0",
+	broken(PHASE_ENFORCE, 0, "mount proc 0 e ret=0 m=6-e-ee p=3 l=6-e-ee w=0 pw=0",
 	       "enforce allows only as legacy does", "other flags where both allow");
-	broken(PHASE_ENFORCE, 2, "setattr 0 1 0 one ret=EPERM m=e-e-ee p=3 l=e-e-ee w=0",
+	broken(PHASE_ENFORCE, 2, "setattr 0 1 0 one ret=EPERM m=e-e-ee p=3 l=e-e-ee w=0 pw=0",
 	       "enforce: no clear, no EPERM", "EPERM for a change that clears nothing");
 }
 
@@ -200,7 +200,7 @@ static void test_rate_limit(void)
 	int err;
 
 	memcpy(ops, agreeing[PHASE_WARN], sizeof(ops));
-	ops[1] = "bindremount 0 c ret=0 m=c-e-ee p=3 l=0-0-ee w=0";
+	ops[1] = "bindremount 0 c ret=0 m=c-e-ee p=3 l=0-0-ee w=0 pw=0";
 	err = check(agreeing, PHASE_WARN, ops, 10, t, why, sizeof(why));
 	tap(!err && !violations(t) && t[1].hidden == 1,
 	    "relations: a refusal whose line a full window may drop is counted, not failed (%ld) %s",
