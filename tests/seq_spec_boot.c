@@ -15,14 +15,19 @@
 #include "seq_spec.h"
 #include "tap.h"
 
-/* "q ID N OP ret=R m=M p=P": the id and "R m=M p=P" */
+/*
+ * "q ID N OP ret=R m=M p=P l=L ...": the id and "R m=M p=P", what a row's
+ * cell says (the locks, lines and time are for the relations).
+ */
 static int outcome(const char *line, int *id, char *buf, size_t len)
 {
-	const char *ret = strstr(line, " ret=");
+	const char *ret = strstr(line, " ret="), *l = strstr(line, " l=");
+	size_t n;
 
 	if (sscanf(line, "q %d ", id) != 1 || !ret)
 		return -1;
-	snprintf(buf, len, "%.*s", (int)strcspn(ret + 5, "\n"), ret + 5);
+	n = l && l > ret ? (size_t)(l - ret - 5) : strcspn(ret + 5, "\n");
+	snprintf(buf, len, "%.*s", (int)n, ret + 5);
 	return 0;
 }
 
