@@ -56,7 +56,7 @@ struct rseq {
 
 /* The sequences step of one run, as its results file holds it. */
 struct rrun {
-	const char *name, *path;
+	const char *path;
 	unsigned long seed;
 	long end_ops;		/* what the end record says were run */
 	int n, cap, ended;
@@ -465,7 +465,6 @@ static int load_runs_of(const char *const paths[MAX_MODES],
 	int m;
 
 	for (m = 0; m < MAX_MODES; m++) {
-		runs[m].name = all_modes[m];
 		runs[m].path = paths[m];
 		if (!paths[m]) {
 			snprintf(why, len, "no sequences-%s=FILE: every phase's run is needed",
