@@ -21,7 +21,8 @@
  *   qs <id> host=<F_* of the host's /proc and /sys, hex>
  *   q <id> <n> <operation> ret=<0|ENAME> m=<flags of every mount> p=<bits>
  *     l=<locked flags of every mount> w=<warning lines> pw=<lines the
- *     probe of the locks caused> t=<ms since boot>
+ *     probe of the locks caused> s=<ms since boot, before the operation>
+ *     t=<ms since boot, after the probe>
  *   qe <id> exit=<status> ms=<n>
  *   sequences-end seed=<n> seqs=<n> ops=<n> failed=<n> ms=<n>
  */
@@ -364,20 +365,20 @@ static int warning_line(const char *line)
 static void run_op(int id, int n, struct seen *s, const struct seq_op *op)
 {
 	char text[64], flags[SEQ_MOUNTS + 1], locks[SEQ_MOUNTS + 1];
+	long start = now_ms(), end;
 	int err = perform(s, op), w, pw;
-	long t;
 
 	w = kmsg_count(s->kmsg, warning_line);
-	t = now_ms();
 	see(s);
 	see_locks(s);
 	pw = kmsg_count(s->kmsg, warning_line);
+	end = now_ms();
 	seq_flags_format(s->flags, flags);
 	seq_flags_format(s->locks, locks);
-	report("q %d %d %s ret=%s m=%s p=%d l=%s w=%d pw=%d t=%ld\n", id, n,
+	report("q %d %d %s ret=%s m=%s p=%d l=%s w=%d pw=%d s=%ld t=%ld\n", id, n,
 	       seq_op_format(op, text, sizeof(text)),
 	       err ? errno_name(err) : "0", flags,
-	       seq_prop_bits(s->shared, s->master), locks, w, pw, t);
+	       seq_prop_bits(s->shared, s->master), locks, w, pw, start, end);
 }
 
 /*

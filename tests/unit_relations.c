@@ -68,11 +68,13 @@ static void write_run(struct runs *r, int m, const char *const ops[3],
 	/* A sequence that only warns, at 1 s, fills the limit's window. */
 	fprintf(f, "qs 7 host=e\n");
 	for (i = 0; i < warned_before; i++)
-		fprintf(f, "q 7 %d bindremount 4 e ret=0 m=----ee p=3 l=----ee w=1 pw=0 t=1000\n",
+		fprintf(f, "q 7 %d bindremount 4 e ret=0 m=----ee p=3 l=----ee w=1 pw=0 s=1000 t=1000\n",
 			i);
 	fprintf(f, "qs 8 host=e\n");
 	for (i = 0; i < 3; i++)
-		fprintf(f, "q 8 %d %s t=%d\n", i, ops[i], 2000 + i);
+		/* a record may give its own times; others take 1 ms each */
+		fprintf(f, strstr(ops[i], " t=") ? "q 8 %d %s\n" :
+			"q 8 %d %s s=%d t=%d\n", i, ops[i], 2000 + i, 2000 + i);
 	if (ended)
 		fprintf(f, "sequences-end seed=%lu seqs=2 ops=80 failed=0 ms=9\n",
 			seed);
@@ -204,6 +206,16 @@ static void test_rate_limit(void)
 	err = check(agreeing, PHASE_WARN, ops, 10, t, why, sizeof(why));
 	tap(!err && !violations(t) && t[1].hidden == 1,
 	    "relations: a refusal whose line a full window may drop is counted, not failed (%ld) %s",
+	    t[1].hidden, why);
+	/*
+	 * The window is the one the kernel's check fell in, from the start of
+	 * the operation: one that ends 6 s after it starts (a stalled guest)
+	 * is still in the window of the lines 1 s before it.
+	 */
+	ops[1] = "bindremount 0 c ret=0 m=c-e-ee p=3 l=0-0-ee w=0 pw=0 s=2001 t=8000";
+	err = check(agreeing, PHASE_WARN, ops, 10, t, why, sizeof(why));
+	tap(!err && !violations(t) && t[1].hidden == 1,
+	    "relations: a slow operation's refusal is judged by the window at its start (%ld) %s",
 	    t[1].hidden, why);
 }
 
