@@ -1,13 +1,16 @@
 #!/bin/sh
 # Each patch builds on its own: apply the series one patch at a time to a
-# pristine copy of the tree and, at every step, for each phase the series
-# has by then (from that variant's .config): the config must keep the
-# phase, and the kernel objects of every C file the series has touched so
-# far must compile without a warning (where the patch changes what the
-# kernel compiles, or the phase is new).  A step that touches only
-# Documentation checks the config alone; one that touches a selftest
-# compiles it.  The tip links a bzImage per phase in the main build.
-# TAP out, one line per step and phase.
+# pristine copy of the tree and, at every patch, one TAP line:
+#  - the config of every phase the series has by then (the main build's
+#    .config of that variant) keeps its phase through olddefconfig, where
+#    the patch touches a Kconfig file or adds the phase;
+#  - the kernel objects of every C file the series has touched so far
+#    compile without a warning, where the patch changes kernel code: under
+#    each phase it adds, else under the tightest phase it has.  A phase only
+#    chooses the default of the run-time phase (MNT_VISIBLE_DEFAULT), so
+#    the other phases compile the same code; the main build links the tip
+#    under every phase;
+#  - a selftest the patch touches compiles.
 #
 # usage: tests/series-builds.sh BUILDDIR TREE SERIES_DIR
 #   BUILDDIR holds kbuild-<version>-<mode>/.config of the main build, TREE
@@ -29,74 +32,128 @@ done
 patches=$(grep -v '^[[:space:]]*\(#\|$\)' "$series/series")
 n=$(echo "$patches" | wc -l)
 echo "TAP version 13"
-echo "1..$((n * $(echo "$modes" | wc -l)))"
+echo "1..$n"
 
 "$here/kernel/pristine.sh" "$tree" "$tmp/linux"
 
-# One O= directory for every phase, prepared once: a step then recompiles,
-# for each phase, only the objects that its patch or the phase's config
-# changed (Kbuild tracks each object's CONFIG_ dependencies).
+# One O= directory per phase: a patch recompiles in it only the objects
+# it changed (Kbuild tracks each object's sources and CONFIG_ symbols).  A
+# phase's directory starts as a copy of the first one prepared, so the
+# kernel's build tools (objtool, fixdep) are built once.  The phases of a
+# patch are checked at the same time, one job each: much of it is make's
+# own single-threaded work (syncconfig, the prepare checks).
 export KBUILD_BUILD_TIMESTAMP=@0 KBUILD_BUILD_USER=psmf KBUILD_BUILD_HOST=psmf
 
 touched() { sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p' "$series/$1"; }
-kobjs= seen=
+sym_of() { echo "CONFIG_PROC_SYSFS_MOUNT_FLAGS_$(echo "$1" | tr a-z A-Z)"; }
+has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
+
+# phase_job MODE COMPILE: the phase's config keeps it, and with COMPILE
+# the objects compile without a warning; what was checked on stdout, or
+# the failure and 1.
+phase_job() {
+	m=$1 o=$tmp/o-$1 log=$tmp/log-$1
+	sym=$(sym_of "$m")
+	cp "$build/kbuild-$ver-$m/.config" "$o/.config"
+	if ! make -s -C "$tmp/linux" O="$o" olddefconfig > "$log" 2>&1 ||
+	   ! grep -qx "$sym=y" "$o/.config"; then
+		echo "$sym=y did not survive olddefconfig"
+		return 1
+	fi
+	[ -n "$2" ] || { echo "$m keeps $sym"; return 0; }
+	# shellcheck disable=SC2086
+	if ! make -s -C "$tmp/linux" O="$o" -j1 $kobjs >> "$log" 2>&1; then
+		echo "$kobjs do not compile under $m"
+		tail -20 "$log" | sed 's/^/# /'
+		return 1
+	fi
+	warnings=$(grep -c 'warning:' "$log" || true)
+	if [ "$warnings" -ne 0 ]; then
+		echo "$warnings compiler warnings under $m"
+		grep 'warning:' "$log" | head -10 | sed 's/^/# /'
+		return 1
+	fi
+	echo "$m keeps $sym, $(echo $kobjs) build under $m without a warning"
+}
+
+# The directory of a phase the series adds now; the first is prepared.
+new_dir() {
+	if [ -n "$first" ]; then
+		cp -a "$tmp/o-$first" "$tmp/o-$1"
+		return 0
+	fi
+	mkdir "$tmp/o-$1"
+	cp "$build/kbuild-$ver-$1/.config" "$tmp/o-$1/.config"
+	make -s -C "$tmp/linux" O="$tmp/o-$1" olddefconfig > "$tmp/log-prepare" 2>&1 &&
+	make -s -C "$tmp/linux" O="$tmp/o-$1" -j"$(nproc)" prepare \
+		>> "$tmp/log-prepare" 2>&1 || {
+		echo "Bail out! make prepare failed under $1"
+		tail -20 "$tmp/log-prepare" | sed 's/^/# /'
+		exit 1
+	}
+	first=$1
+}
+
+kobjs= seen= first=
 i=0 status=0
 for p in $patches; do
+	i=$((i + 1))
+	start=$(date +%s)
 	patch -d "$tmp/linux" -p1 --fuzz=0 -s < "$series/$p"
 	kobjs=$(echo "$kobjs" $(touched "$p" | grep '\.c$' | grep -v '^tools/' | sed 's/\.c$/.o/') |
 		tr ' ' '\n' | sort -u | tr '\n' ' ')
 	# Does this patch change what the kernel compiles (not docs, not tools)?
 	kernel_change=$(touched "$p" | grep -v '^tools/' | grep -v '^Documentation/' | grep -v '^MAINTAINERS$' || true)
+	kconfig=$(touched "$p" | grep 'Kconfig' || true)
 	selftests=$(touched "$p" | grep '^tools/testing/selftests/.*\.c$' || true)
+	# The phases it has (a phase arrives with its patch), those it adds.
+	present= added=
 	for m in $modes; do
-		i=$((i + 1))
-		sym=CONFIG_PROC_SYSFS_MOUNT_FLAGS_$(echo "$m" | tr a-z A-Z)
-		# A phase arrives with its patch (warn with the second).
-		if ! grep -qx "config ${sym#CONFIG_}" "$tmp/linux/fs/Kconfig"; then
-			echo "ok $i - $p, $m # SKIP the series adds $sym in a later patch"
-			continue
-		fi
-		o=$tmp/o
-		start=$(date +%s)
-		fresh=
-		case " $seen " in *" $m "*) ;; *) seen="$seen $m" fresh=1 ;; esac
-		mkdir -p "$o"
-		cp "$build/kbuild-$ver-$m/.config" "$o/.config"
-		if ! make -s -C "$tmp/linux" O="$o" olddefconfig > "$tmp/log" 2>&1 ||
-		   ! grep -qx "$sym=y" "$o/.config"; then
-			echo "not ok $i - $p, $m: $sym=y did not survive olddefconfig"
-			status=1
-			continue
-		fi
-		what="config keeps $sym"
-		if [ -n "$kernel_change$fresh" ] && [ -n "$kobjs" ]; then
-			# shellcheck disable=SC2086
-			if ! make -s -C "$tmp/linux" O="$o" -j"$(nproc)" $kobjs > "$tmp/log" 2>&1; then
-				echo "not ok $i - $p, $m: $kobjs do not compile"
-				tail -20 "$tmp/log" | sed 's/^/# /'
-				status=1
-				continue
-			fi
-			what="$what, $(echo $kobjs) compile"
-		fi
-		for t in $selftests; do
-			gcc -Wall -O2 -I "$tmp/linux/tools/testing/selftests" -c -o "$tmp/selftest.o" \
-				"$tmp/linux/$t" >> "$tmp/log" 2>&1 || {
-				echo "not ok $i - $p, $m: $t does not compile"
-				tail -20 "$tmp/log" | sed 's/^/# /'
-				status=1
-				continue 2
-			}
-			what="$what, $t compiles"
-		done
-		warnings=$(grep -c 'warning:' "$tmp/log" || true)
-		if [ "$warnings" -ne 0 ]; then
-			echo "not ok $i - $p, $m: $warnings compiler warnings"
-			grep 'warning:' "$tmp/log" | head -10 | sed 's/^/# /'
-			status=1
-			continue
-		fi
-		echo "ok $i - $p, $m: $what, no warning ($(($(date +%s) - start)) s)"
+		grep -qx "config $(sym_of "$m" | sed 's/^CONFIG_//')" "$tmp/linux/fs/Kconfig" || continue
+		present="$present $m"
+		has "$seen" "$m" && continue
+		seen="$seen $m" added="$added $m"
+		new_dir "$m"
 	done
+	compile=
+	if [ -n "$kobjs" ] && [ -n "$kernel_change$added" ]; then
+		compile=${added:-${present##* }}
+	fi
+	jobs=
+	for m in $present; do
+		has "$compile" "$m" || [ -n "$kconfig" ] || has "$added" "$m" || continue
+		c=; has "$compile" "$m" && c=1
+		{ phase_job "$m" "$c" || echo fail > "$tmp/fail-$m"; } > "$tmp/out-$m" &
+		jobs="$jobs $m"
+	done
+	wait
+	what= failed=
+	for m in $jobs; do
+		if [ -e "$tmp/fail-$m" ]; then
+			failed=1
+			rm -f "$tmp/fail-$m"
+		fi
+		what="$what; $(head -1 "$tmp/out-$m")"
+		tail -n +2 "$tmp/out-$m" >> "$tmp/diag"
+	done
+	for t in $selftests; do
+		if gcc -Wall -Werror -O2 -I "$tmp/linux/tools/testing/selftests" -c \
+			-o "$tmp/selftest.o" "$tmp/linux/$t" > "$tmp/log-selftest" 2>&1; then
+			what="$what; $t compiles, no warning"
+		else
+			failed=1
+			what="$what; $t does not compile without a warning"
+			sed 's/^/# /' "$tmp/log-selftest" | head -20 >> "$tmp/diag"
+		fi
+	done
+	[ -n "$what" ] || what="; nothing to build (no Kconfig, kernel code or selftest)"
+	if [ -n "$failed" ]; then
+		status=1
+		echo "not ok $i - $p: ${what#; }"
+	else
+		echo "ok $i - $p: ${what#; } ($(($(date +%s) - start)) s)"
+	fi
+	cat "$tmp/diag" 2>/dev/null || true
+	rm -f "$tmp/diag"
 done
 exit $status
