@@ -9,7 +9,7 @@
  * the kernel logged and when; the host replays the sequence on its model
  * (tests/seq_model.c), and holds the runs of the phases to each other
  * (tests/relations.c).
- * The last RAISING_SEQS sequences raise the phase half-way (the sysctl,
+ * The last sequences (raising_seqs()) raise the phase half-way (the sysctl,
  * through a helper that stays root of the host): the raise lasts for the
  * rest of the boot.
  *
@@ -44,7 +44,11 @@
 #define HOST_TWIN "/seq-proc"	/* SEQ_HOST_TWIN's second proc */
 #define SEQ_LEN 40
 #define SEQ_LIMIT_MS 60000
-/* The last sequences of a run raise the phase half-way: it stays raised. */
+/*
+ * The last sequences of a run raise the phase half-way: it stays raised.
+ * A tenth of the run's sequences, at most RAISING_SEQS, and at least one
+ * per phase.
+ */
 #define RAISING_SEQS 20
 /*
  * ... and go on longer after the raise, so that changes of the mounts
@@ -411,11 +415,20 @@ static void enter(int id, int host, int raising, struct seen *s)
 	marker_ask(&marker, 1);
 }
 
+static int raising_seqs(int seqs)
+{
+	int n = seqs / 10;
+
+	n = n > RAISING_SEQS ? RAISING_SEQS : n < seq_phases ? seq_phases : n;
+	return n > seqs ? seqs : n;
+}
+
 /*
- * @raising: 0, or 1 + the place of the sequence among the raising ones,
- * which raise to each phase in turn, loosest first.
+ * @raising: 0, or 1 + the place of the sequence among the @nraise raising
+ * ones, which raise to each phase in turn, loosest first.
  */
-static void random_sequence(int id, unsigned int seed, int raising)
+static void random_sequence(int id, unsigned int seed, int raising,
+			    int nraise)
 {
 	struct seen s;
 	struct seq_op op;
@@ -428,7 +441,7 @@ static void random_sequence(int id, unsigned int seed, int raising)
 	while (n < SEQ_LEN + (raising ? RAISE_TAIL : 0)) {
 		if (raising && n == SEQ_LEN / 2) {
 			op = (struct seq_op){ .kind = SQ_RAISE,
-				.phase = (raising - 1) * seq_phases / RAISING_SEQS };
+				.phase = (raising - 1) * seq_phases / nraise };
 			run_op(id, n++, &s, &op);
 		}
 		if (!choose(&seed, &s, &op))
@@ -458,7 +471,8 @@ static void replay_sequence(char *line)
 }
 
 /* Run one sequence in a process of its own; its exit status. */
-static int one(int id, char *replay, unsigned int seed, int raising)
+static int one(int id, char *replay, unsigned int seed, int raising,
+	       int nraise)
 {
 	long start = now_ms();
 	int status;
@@ -472,7 +486,7 @@ static int one(int id, char *replay, unsigned int seed, int raising)
 		marker_child(&marker);
 		if (replay)
 			replay_sequence(replay);
-		random_sequence(id, seed, raising);
+		random_sequence(id, seed, raising, nraise);
 	}
 	marker_serve(&marker, start + SEQ_LIMIT_MS);
 	status = wait_child_within(pid, start + SEQ_LIMIT_MS - now_ms());
@@ -502,18 +516,17 @@ void run_sequences(void)
 		mkdir(parents[i], 0755);
 	if (replay) {
 		while (fgets(line, sizeof(line), replay))
-			failed += one(id++, line, 0, 0) != 0;
+			failed += one(id++, line, 0, 0, 0) != 0;
 		fclose(replay);
 	} else {
 		int seqs = (ops + SEQ_LEN - 1) / SEQ_LEN;
+		int nraise = raising_seqs(seqs);
 
-		ops = (unsigned long)seqs * SEQ_LEN +
-		      (seqs < RAISING_SEQS ? seqs : RAISING_SEQS) * RAISE_TAIL;
-
+		ops = (unsigned long)seqs * SEQ_LEN + nraise * RAISE_TAIL;
 		for (id = 0; id < seqs; id++)
 			failed += one(id, NULL, seed * 1000003u + id,
-				      id >= seqs - RAISING_SEQS ?
-				      id - (seqs - RAISING_SEQS) + 1 : 0) != 0;
+				      id >= seqs - nraise ?
+				      id - (seqs - nraise) + 1 : 0, nraise) != 0;
 	}
 	report("sequences-end seed=%lu seqs=%d ops=%lu failed=%d ms=%ld\n",
 	       seed, id, replay ? 0 : ops, failed, now_ms() - start);

@@ -67,7 +67,7 @@ src=$work/snapshot
 # build DIR SRC MODES TREE: setup and compile; sets $t_build, $c_build, $objs.
 build() {
 	cpu; c=$cpu_now; t=$(now)
-	quiet meson setup "$1" "$2" -Dmodes="$3" -Dtrees="$4" -Ddebug_kernels=false
+	quiet meson setup "$1" "$2" -Dmodes="$3" -Dtrees="$4" -Ddebug_trees=none
 	quiet meson compile -C "$1" $main_targets
 	t_build=$(since "$t")
 	cpu; c_build=$(echo "$cpu_now - $c" | bc)
