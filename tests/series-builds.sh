@@ -6,10 +6,12 @@
 #    the patch touches a Kconfig file or adds the phase;
 #  - the kernel objects of every C file the series has touched so far
 #    compile without a warning, where the patch changes kernel code: under
-#    each phase it adds, else under the tightest phase it has.  A phase only
-#    chooses the default of the run-time phase (MNT_VISIBLE_DEFAULT), so
-#    the other phases compile the same code; the main build links the tip
-#    under every phase;
+#    every phase while the phase is fixed at build time (before the patch
+#    that adds CONFIG_PROC_SYSFS_MOUNT_FLAGS_RUNTIME, IS_ENABLED() of the
+#    phase decides what is compiled); from it on, where a phase only
+#    chooses the run-time phase's default (MNT_VISIBLE_DEFAULT), under each
+#    phase the patch adds, else under the tightest it has.  The main build
+#    links the tip under every phase;
 #  - a selftest the patch touches compiles.
 #
 # usage: tests/series-builds.sh BUILDDIR TREE SERIES_DIR
@@ -49,20 +51,25 @@ sym_of() { echo "CONFIG_PROC_SYSFS_MOUNT_FLAGS_$(echo "$1" | tr a-z A-Z)"; }
 has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
 
 # phase_job MODE COMPILE: the phase's config keeps it, and with COMPILE
-# the objects compile without a warning; what was checked on stdout, or
-# the failure and 1.
+# the objects compile without a warning.  What was checked on the first
+# line of stdout, or the failure and its log after it; $tmp/ok-MODE if it
+# passed, so that a job that died is a failure too.
 phase_job() {
 	m=$1 o=$tmp/o-$1 log=$tmp/log-$1
 	sym=$(sym_of "$m")
-	cp "$build/kbuild-$ver-$m/.config" "$o/.config"
-	if ! make -s -C "$tmp/linux" O="$o" olddefconfig > "$log" 2>&1 ||
-	   ! grep -qx "$sym=y" "$o/.config"; then
-		echo "$sym=y did not survive olddefconfig"
+	if ! cp "$build/kbuild-$ver-$m/.config" "$o/.config"; then
+		echo "cannot copy $build/kbuild-$ver-$m/.config"
 		return 1
 	fi
-	[ -n "$2" ] || { echo "$m keeps $sym"; return 0; }
+	if ! make -s -C "$tmp/linux" O="$o" olddefconfig > "$log.config" 2>&1 ||
+	   ! grep -qx "$sym=y" "$o/.config"; then
+		echo "$sym=y did not survive olddefconfig"
+		tail -20 "$log.config" | sed 's/^/# /'
+		return 1
+	fi
+	[ -n "$2" ] || { echo "$m keeps $sym"; touch "$tmp/ok-$m"; return 0; }
 	# shellcheck disable=SC2086
-	if ! make -s -C "$tmp/linux" O="$o" -j1 $kobjs >> "$log" 2>&1; then
+	if ! make -s -C "$tmp/linux" O="$o" -j1 $kobjs > "$log" 2>&1; then
 		echo "$kobjs do not compile under $m"
 		tail -20 "$log" | sed 's/^/# /'
 		return 1
@@ -74,6 +81,7 @@ phase_job() {
 		return 1
 	fi
 	echo "$m keeps $sym, $(echo $kobjs) build under $m without a warning"
+	touch "$tmp/ok-$m"
 }
 
 # The directory of a phase the series adds now; the first is prepared.
@@ -99,7 +107,12 @@ i=0 status=0
 for p in $patches; do
 	i=$((i + 1))
 	start=$(date +%s)
-	patch -d "$tmp/linux" -p1 --fuzz=0 -s < "$series/$p"
+	if ! patch -d "$tmp/linux" -p1 --fuzz=0 -s < "$series/$p" > "$tmp/log-patch" 2>&1; then
+		echo "not ok $i - $p does not apply with --fuzz=0 on the patches before it"
+		sed 's/^/# /' "$tmp/log-patch"
+		echo "Bail out! the patches after $p cannot be checked"
+		exit 1
+	fi
 	kobjs=$(echo "$kobjs" $(touched "$p" | grep '\.c$' | grep -v '^tools/' | sed 's/\.c$/.o/') |
 		tr ' ' '\n' | sort -u | tr '\n' ' ')
 	# Does this patch change what the kernel compiles (not docs, not tools)?
@@ -117,23 +130,26 @@ for p in $patches; do
 	done
 	compile=
 	if [ -n "$kobjs" ] && [ -n "$kernel_change$added" ]; then
-		compile=${added:-${present##* }}
+		if grep -qx 'config PROC_SYSFS_MOUNT_FLAGS_RUNTIME' "$tmp/linux/fs/Kconfig"; then
+			compile=${added:-${present##* }}
+		else
+			compile=$present
+		fi
 	fi
 	jobs=
 	for m in $present; do
 		has "$compile" "$m" || [ -n "$kconfig" ] || has "$added" "$m" || continue
 		c=; has "$compile" "$m" && c=1
-		{ phase_job "$m" "$c" || echo fail > "$tmp/fail-$m"; } > "$tmp/out-$m" &
+		rm -f "$tmp/ok-$m"
+		phase_job "$m" "$c" > "$tmp/out-$m" &
 		jobs="$jobs $m"
 	done
 	wait
 	what= failed=
 	for m in $jobs; do
-		if [ -e "$tmp/fail-$m" ]; then
-			failed=1
-			rm -f "$tmp/fail-$m"
-		fi
-		what="$what; $(head -1 "$tmp/out-$m")"
+		[ -e "$tmp/ok-$m" ] || failed=1
+		line=$(head -1 "$tmp/out-$m")
+		what="$what; ${line:-the job of $m ended without a result}"
 		tail -n +2 "$tmp/out-$m" >> "$tmp/diag"
 	done
 	for t in $selftests; do
