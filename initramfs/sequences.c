@@ -20,7 +20,9 @@
  *
  *   qs <id> host=<F_* of the host's /proc and /sys, hex>
  *   q <id> <n> <operation> ret=<0|ENAME> m=<flags of every mount> p=<bits>
- *     l=<locked flags of every mount> w=<warning lines> pw=<lines the
+ *     l=<locked flags of every mount> f=<what each mount is: '-' none,
+ *     p or s a proc or sysfs mount of its root, P or S of a subdirectory>
+ *     w=<warning lines> pw=<lines the
  *     probe of the locks caused> s=<ms since boot, before the operation>
  *     t=<ms since boot, after the probe>
  *   qe <id> exit=<status> ms=<n>
@@ -361,6 +363,16 @@ static int warning_line(const char *line)
 	       strstr(line, " clears ") != NULL;
 }
 
+/* What each mount is, as the f= of a record. */
+static void format_mounts(const struct seen *s, char buf[SEQ_MOUNTS + 1])
+{
+	int i;
+
+	for (i = 0; i < SEQ_MOUNTS; i++)
+		buf[i] = s->fs[i] < 0 ? '-' : "psPS"[s->fs[i] + 2 * !!s->sub[i]];
+	buf[SEQ_MOUNTS] = 0;
+}
+
 /*
  * The operation's own warning lines are counted before the probe of the
  * locks, whose clears warn too in the warn phase: those are counted
@@ -369,6 +381,7 @@ static int warning_line(const char *line)
 static void run_op(int id, int n, struct seen *s, const struct seq_op *op)
 {
 	char text[64], flags[SEQ_MOUNTS + 1], locks[SEQ_MOUNTS + 1];
+	char what[SEQ_MOUNTS + 1];
 	long start = now_ms(), end;
 	int err = perform(s, op), w, pw;
 
@@ -379,10 +392,13 @@ static void run_op(int id, int n, struct seen *s, const struct seq_op *op)
 	end = now_ms();
 	seq_flags_format(s->flags, flags);
 	seq_flags_format(s->locks, locks);
-	report("q %d %d %s ret=%s m=%s p=%d l=%s w=%d pw=%d s=%ld t=%ld\n", id, n,
+	format_mounts(s, what);
+	report("q %d %d %s ret=%s m=%s p=%d l=%s f=%s w=%d pw=%d s=%ld t=%ld\n",
+	       id, n,
 	       seq_op_format(op, text, sizeof(text)),
 	       err ? errno_name(err) : "0", flags,
-	       seq_prop_bits(s->shared, s->master), locks, w, pw, start, end);
+	       seq_prop_bits(s->shared, s->master), locks, what, w, pw, start,
+	       end);
 }
 
 /*

@@ -126,5 +126,10 @@ int parse_input(const char *arg, struct inputs *in)
 		in->sequences[mode_index(name + 10)] = eq + 1;
 		return 0;
 	}
+	if (!strncmp(name, "other-sequences-", 16) &&
+	    mode_index(name + 16) >= 0) {
+		in->other_sequences[mode_index(name + 16)] = eq + 1;
+		return 0;
+	}
 	return put_run(name, eq + 1, in->matrix, in->told);
 }

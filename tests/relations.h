@@ -19,7 +19,8 @@ struct tally {
 	const char *name;
 	long ops;		/* operations compared */
 	int seqs;		/* sequences compared */
-	long named;		/* sequences stopped where the lender differs */
+	long named;		/* sequences stopped for the reason @stopped says */
+	const char *stopped;
 	long hidden;		/* refusals whose warning the limit may drop */
 	int violations;
 	char kept[RKEEP][1024];	/* the first ones: sequence, operations, why */
@@ -33,5 +34,15 @@ struct tally {
  */
 int relations_check(const char *const paths[MAX_MODES],
 		    struct tally out[N_RELATIONS], char *why, size_t len);
+
+/*
+ * The runs of one tree (@a) and of another (@b), each of every phase, of
+ * the same sequences: phase by phase the same, where the walk of the
+ * visible mounts cannot decide (relations_trees.c); 0 with a tally per
+ * phase in @out, or -1 with the cause in @why.
+ */
+int relations_trees_check(const char *const a[MAX_MODES],
+			  const char *const b[MAX_MODES],
+			  struct tally out[MAX_MODES], char *why, size_t len);
 
 #endif

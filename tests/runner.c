@@ -59,6 +59,8 @@ void usage(void)
 		"                   --results FILE [--mutate none|nest-locks-nothing] [--timeout S]\n"
 		"       runner seqspec --mode MODE --kernel BZIMAGE --initrd CPIO --spec SPEC --dir DIR\n"
 		"       runner relate sequences-MODE=FILE...  (every phase's run of the same sequences)\n"
+		"       runner relate-trees sequences-MODE=FILE... other-sequences-MODE=FILE...\n"
+		"                   (the same, of two trees)\n"
 		"MODE is one of %s; STEPS a comma list of matrix, selftest,\n"
 		"exhaustive, stress, sequences, bench, userspace, upstream (default matrix,selftest).\n"
 		"RUN names the meson test that wrote FILE: MODE (the matrix), MODE-as-MODE\n"
@@ -167,6 +169,7 @@ int main(int argc, char **argv)
 		{ "lava-log", cmd_lava_log }, { "upstream", cmd_upstream },
 		{ "shrink", cmd_shrink },
 		{ "seqspec", cmd_seqspec }, { "relate", cmd_relate },
+		{ "relate-trees", cmd_relate_trees },
 	};
 	struct opts o;
 	const char *cmd;

@@ -25,6 +25,8 @@ struct inputs {
 	const char *tools_told[MAX_MODES][MAX_MODES];
 	const char *upstream[MAX_MODES];		/* "upstream-warn=PATH" */
 	const char *sequences[MAX_MODES];		/* "sequences-warn=PATH" */
+	/* another tree's: "other-sequences-warn=PATH" */
+	const char *other_sequences[MAX_MODES];
 };
 
 struct opts {
@@ -72,6 +74,7 @@ int cmd_lava_validate(const struct opts *o);
 int cmd_lava_log(const struct opts *o);
 int cmd_upstream(const struct opts *o);
 int cmd_relate(const struct opts *o);
+int cmd_relate_trees(const struct opts *o);
 int cmd_shrink(const struct opts *o);
 int cmd_seqspec(const struct opts *o);
 

@@ -247,10 +247,121 @@ static void test_bad_runs(void)
 	remove_runs(&r);
 }
 
+/* A run of one sequence (host e, no twin) of @n records, as written. */
+static void write_trees_run(const char *path, const char *const *ops, int n)
+{
+	FILE *f = fopen(path, "w");
+	int i;
+
+	if (!f)
+		abort();
+	fprintf(f, "qs 8 host=e\n");
+	for (i = 0; i < n; i++)
+		fprintf(f, "q 8 %d %s w=0 pw=0 s=%d t=%d\n", i, ops[i],
+			2000 + i, 2000 + i);
+	fprintf(f, "sequences-end seed=1 seqs=1 ops=%d failed=0 ms=9\n", n);
+	fclose(f);
+}
+
+/*
+ * Two trees' runs of every phase, each phase's the same @ops but for
+ * @other in @phase's run of the second tree: the tally of each phase.
+ */
+static int trees(const char *const ops[3], int phase,
+		 const char *const other[3], struct tally t[MAX_MODES],
+		 char *why, size_t len)
+{
+	char dir[] = "/tmp/unit-relations-trees.XXXXXX";
+	static char path[2][MAX_MODES][96];
+	const char *paths[2][MAX_MODES];
+	int m, k, err;
+
+	if (!mkdtemp(dir))
+		abort();
+	for (k = 0; k < 2; k++)
+		for (m = 0; m < MAX_MODES; m++) {
+			snprintf(path[k][m], sizeof(path[k][m]), "%s/%d-%d.txt",
+				 dir, k, m);
+			paths[k][m] = path[k][m];
+			write_trees_run(path[k][m], k && m == phase && other ?
+					other : ops, 3);
+		}
+	err = relations_trees_check(paths[0], paths[1], t, why, len);
+	for (k = 0; k < 2; k++)
+		for (m = 0; m < MAX_MODES; m++)
+			unlink(path[k][m]);
+	rmdir(dir);
+	return err;
+}
+
+/*
+ * A fresh proc on slot 0 (propagated to 2), a bind remount that clears
+ * its nosuid, then a fresh proc on slot 1: where the walk may lend slot
+ * 0's flags (c) or the host's (e).
+ */
+static const char *const tree_ops[3] = {
+	"mount proc 0 e ret=0 m=e-e-ee p=3 l=0-0-ee f=p-p-ps",
+	"bindremount 0 c ret=0 m=c-c-ee p=3 l=0-0-ee f=p-p-ps",
+	"mount proc 1 e ret=0 m=ceceee p=3 l=0000ee f=ppppps",
+};
+
+static void test_trees(void)
+{
+	static struct tally t[MAX_MODES];
+	const char *ops[3];
+	char why[512] = "";
+	int m, clean = 1;
+
+	/* The same on both trees: every phase compares, none is red. */
+	memcpy(ops, tree_ops, sizeof(ops));
+	ops[2] = "umount 0 ret=0 m=----ee p=3 l=----ee f=----ps";
+	if (trees(ops, -1, NULL, t, why, sizeof(why)))
+		clean = 0;
+	for (m = 0; m < MAX_MODES; m++)
+		clean &= t[m].ops == 3 && !t[m].violations;
+	tap(clean, "relations: two trees that agree compare clean, every phase %s",
+	    why);
+
+	/* Another result where the walk cannot matter is red. */
+	memcpy(ops, tree_ops, sizeof(ops));
+	ops[1] = "bindremount 0 c ret=EPERM m=e-e-ee p=3 l=0-0-ee f=p-p-ps";
+	if (trees(tree_ops, PHASE_WARN, ops, t, why, sizeof(why)))
+		clean = 0;
+	tap(t[PHASE_WARN].violations == 1 && !t[PHASE_LEGACY].violations &&
+	    strstr(t[PHASE_WARN].kept[0], "bindremount 0 c: "),
+	    "relations: another tree's other result turns its phase red (%s) %s",
+	    t[PHASE_WARN].violations ? t[PHASE_WARN].kept[0] : "none", why);
+
+	/* Where the walk may decide, the sequence stops: not red. */
+	memcpy(ops, tree_ops, sizeof(ops));
+	ops[2] = "mount proc 1 e ret=0 m=ccccee p=3 l=0000ee f=ppppps";
+	trees(tree_ops, PHASE_LEGACY, ops, t, why, sizeof(why));
+	tap(!t[PHASE_LEGACY].violations && t[PHASE_LEGACY].named == 1 &&
+	    t[PHASE_LEGACY].ops == 3,
+	    "relations: a fresh mount whose visible mounts differ stops where the walk may matter (%ld) %s",
+	    t[PHASE_LEGACY].named, why);
+}
+
+/* Records that do not say what each mount is cannot be held to a tree. */
+static void test_trees_unsaid(void)
+{
+	static struct tally t[MAX_MODES];
+	const char *ops[3];
+	char why[512] = "";
+	int i;
+
+	for (i = 0; i < 3; i++)
+		ops[i] = agreeing[PHASE_LEGACY][i];
+	tap(trees(ops, -1, NULL, t, why, sizeof(why)) && strstr(why, "no f="),
+	    "relations: runs without f= are refused for two trees: %s", why);
+}
+
 void test_relations(void)
 {
 	test_agreeing();
 	test_broken();
 	test_rate_limit();
 	test_bad_runs();
+	test_trees();
+	test_trees_unsaid();
 }

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The runs the relations compare: a sequences step's records read back
+ * (initramfs/sequences.c writes them), and two runs walked side by side.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "relations_run.h"
+#include "tap.h"
+
+static struct rseq *new_seq(struct rrun *r, int id, int host)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 256;
+		r->seq = realloc(r->seq, r->cap * sizeof(*r->seq));
+		if (!r->seq)
+			abort();
+	}
+	r->seq[r->n] = (struct rseq){ .id = id, .host = host,
+				      .first = r->n_ops };
+	return &r->seq[r->n++];
+}
+
+/* Add @o to @r's last sequence, which its records must continue. */
+static void add_op(struct rrun *r, const struct rop *o)
+{
+	if (r->n_ops == r->cap_ops) {
+		r->cap_ops = r->cap_ops ? 2 * r->cap_ops : 4096;
+		r->ops = realloc(r->ops, r->cap_ops * sizeof(*r->ops));
+		if (!r->ops)
+			abort();
+	}
+	r->ops[r->n_ops++] = *o;
+	r->seq[r->n - 1].n++;
+}
+
+static void note_warned(struct rrun *r, long t, int lines)
+{
+	while (lines-- > 0) {
+		if (r->n_warned == r->cap_warned) {
+			r->cap_warned = r->cap_warned ? 2 * r->cap_warned : 1024;
+			r->warned = realloc(r->warned,
+					    r->cap_warned * sizeof(long));
+			if (!r->warned)
+				abort();
+		}
+		r->warned[r->n_warned++] = t;
+	}
+}
+
+/*
+ * "q ID N OP ret=R m=M p=P l=L [f=F] w=W pw=PW s=S t=T": 0, or -1 if it
+ * is unreadable.
+ */
+static int parse_op(const char *line, int *id, struct rop *o)
+{
+	const char *ret = strstr(line, " ret="), *m = strstr(line, " m=");
+	const char *l = strstr(line, " l="), *p = strstr(line, " p=");
+	const char *w = strstr(line, " w="), *t = strstr(line, " t=");
+	const char *pw = strstr(line, " pw="), *s = strstr(line, " s=");
+	const char *f = strstr(line, " f=");
+	int off = 0;
+
+	if (sscanf(line, "q %d %*d %n", id, &off) != 1 || !off || !ret ||
+	    !m || !l || !p || !w || !pw || !s || !t || ret - line - off >= 64)
+		return -1;
+	snprintf(o->text, sizeof(o->text), "%.*s", (int)(ret - line - off),
+		 line + off);
+	snprintf(o->ret, sizeof(o->ret), "%.*s", (int)strcspn(ret + 5, " \n"),
+		 ret + 5);
+	o->f[0] = 0;
+	if (f && (strspn(f + 3, "-psPS") != SEQ_MOUNTS ||
+		  sscanf(f, " f=%6s", o->f) != 1))
+		return -1;
+	if (seq_op_parse(o->text, &o->op) || seq_flags_parse(m + 3, o->m) ||
+	    seq_flags_parse(l + 3, o->l) || sscanf(p, " p=%d", &o->p) != 1 ||
+	    sscanf(w, " w=%d", &o->w) != 1 || sscanf(pw, " pw=%d", &o->pw) != 1 ||
+	    sscanf(s, " s=%ld", &o->s) != 1 || sscanf(t, " t=%ld", &o->t) != 1)
+		return -1;
+	return 0;
+}
+
+int rrun_load(struct rrun *r, const char *path, char *why, size_t len)
+{
+	FILE *f;
+	int cur = -1;
+	char line[1024];
+	int id, host;
+
+	r->path = path;
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(why, len, "%s: %s", r->path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct rop o;
+
+		if (sscanf(line, "qs %d host=%x", &id, &host) == 2) {
+			new_seq(r, id, host);
+			cur = id;
+		} else if (!strncmp(line, "q ", 2)) {
+			if (parse_op(line, &id, &o) || id != cur) {
+				snprintf(why, len, "%s: unreadable record '%.*s'",
+					 r->path, (int)strcspn(line, "\n"), line);
+				fclose(f);
+				return -1;
+			}
+			add_op(r, &o);
+			note_warned(r, o.t, o.w + o.pw);
+		} else if (sscanf(line, "sequences-end seed=%lu %*s ops=%ld",
+				  &r->seed, &r->end_ops) == 2) {
+			r->ended = 1;
+		}
+	}
+	fclose(f);
+	if (!r->ended) {
+		snprintf(why, len, "%s: no sequences-end record: the run did not finish",
+			 r->path);
+		return -1;
+	}
+	return 0;
+}
+
+void rrun_free(struct rrun *r)
+{
+	free(r->seq);
+	free(r->ops);
+	free(r->warned);
+	memset(r, 0, sizeof(*r));
+}
+
+int rrun_same_sequences(const struct rrun *a, const struct rrun *b,
+			char *why, size_t len)
+{
+	if (a->seed == b->seed && a->end_ops == b->end_ops)
+		return 0;
+	snprintf(why, len, "%s ran seed %lu, %ld operations; %s seed %lu, %ld: not the same sequences",
+		 b->path, b->seed, b->end_ops, a->path, a->seed, a->end_ops);
+	return -1;
+}
+
+int rop_ok(const struct rop *o)
+{
+	return !strcmp(o->ret, "0");
+}
+
+int rop_same_mounts(const struct rop *a, const struct rop *b)
+{
+	return a->p == b->p && !memcmp(a->m, b->m, sizeof(a->m));
+}
+
+static const struct rseq *find_seq(const struct rrun *r, int id)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->seq[i].id == id)
+			return &r->seq[i];
+	return NULL;
+}
+
+static void keep(struct tally *t, const struct rrun *r, const struct rseq *s,
+		 int upto, const char *why)
+{
+	char *k;
+	size_t off;
+	int i;
+
+	if (t->violations++ >= RKEEP)
+		return;
+	k = t->kept[t->violations - 1];
+	off = snprintf(k, sizeof(t->kept[0]), "sequence %d, host %x: ", s->id,
+		       s->host);
+	for (i = 0; i <= upto && off < sizeof(t->kept[0]); i++)
+		off += snprintf(k + off, sizeof(t->kept[0]) - off, "%s%s",
+				i ? "; " : "", r->ops[s->first + i].text);
+	if (off < sizeof(t->kept[0]))
+		snprintf(k + off, sizeof(t->kept[0]) - off, ": %s", why);
+}
+
+/* One sequence of both runs, up to where they part (or a raise). */
+static void compare_seq(const struct rrun *ra, const struct rrun *rb,
+			const struct rseq *sa, const struct rseq *sb,
+			int stop_at_raise, rel_check check, struct tally *t)
+{
+	char why[256];
+	int n;
+
+	t->seqs++;
+	for (n = 0; n < sa->n && n < sb->n; n++) {
+		const struct rop *b = &rb->ops[sb->first];
+		struct pair x = { &ra->ops[sa->first + n], &b[n],
+				  n ? &b[n - 1] : NULL, ra, rb, sa->host };
+		enum step st;
+
+		if (strcmp(x.a->text, x.b->text) ||
+		    (x.a->op.kind == SQ_RAISE && stop_at_raise))
+			return;
+		t->ops++;
+		st = check(&x, t, why, sizeof(why));
+		if (st == VIOLATION)
+			keep(t, ra, sa, n, why);
+		if (st != GO_ON)
+			return;
+	}
+}
+
+void rrun_relate(const struct rrun *ra, const struct rrun *rb,
+		 int stop_at_raise, rel_check check, struct tally *t)
+{
+	int i;
+
+	for (i = 0; i < ra->n; i++) {
+		const struct rseq *sb = find_seq(rb, ra->seq[i].id);
+
+		if (sb && sb->host == ra->seq[i].host)
+			compare_seq(ra, rb, &ra->seq[i], sb, stop_at_raise,
+				    check, t);
+	}
+}
+
+
+int rrun_load_phases(struct rrun runs[MAX_MODES],
+		     const char *const paths[MAX_MODES], const char *name,
+		     char *why, size_t len)
+{
+	int m;
+
+	for (m = 0; m < MAX_MODES; m++) {
+		if (!paths[m]) {
+			snprintf(why, len, "no %s-%s=FILE: every phase's run is needed",
+				 name, all_modes[m]);
+			return -1;
+		}
+		if (rrun_load(&runs[m], paths[m], why, len))
+			return -1;
+	}
+	for (m = 1; m < MAX_MODES; m++)
+		if (rrun_same_sequences(&runs[0], &runs[m], why, len))
+			return -1;
+	return 0;
+}
+
+void tally_tap(const struct tally *t, int n)
+{
+	int r, i;
+
+	for (r = 0; r < n; r++) {
+		/* A relation that compared nothing proves nothing. */
+		tap(t[r].ops > 0 && !t[r].violations,
+		    "%s: %ld operations in %d sequences compared, %d violations, %ld %s, %ld refusals the rate limit may hide",
+		    t[r].name, t[r].ops, t[r].seqs, t[r].violations,
+		    t[r].named, t[r].stopped, t[r].hidden);
+		/* On stderr too: a test log keeps it where TAP drops it. */
+		for (i = 0; i < t[r].violations && i < RKEEP; i++) {
+			printf("# %s\n", t[r].kept[i]);
+			fprintf(stderr, "%s: %s\n", t[r].name, t[r].kept[i]);
+		}
+	}
+}

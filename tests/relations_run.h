@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the relations compare (relations_run.c): the sequences step of a
+ * run as its results file holds it, and two runs' sequences walked side
+ * by side, operation by operation, for a check to judge.
+ */
+#ifndef RELATIONS_RUN_H
+#define RELATIONS_RUN_H
+
+#include <stddef.h>
+
+#include "relations.h"
+#include "seq_op.h"
+
+/* One operation as a run recorded it. */
+struct rop {
+	struct seq_op op;
+	char text[64], ret[16];
+	int m[SEQ_MOUNTS], l[SEQ_MOUNTS];
+	/*
+	 * What each mount is after it: '-' none, 'p' or 's' a proc or sysfs
+	 * mount of its root, 'P' or 'S' of a subdirectory; "" if the run's
+	 * records do not say (they said it from f= on).
+	 */
+	char f[SEQ_MOUNTS + 1];
+	int p, w, pw;	/* warning lines: the operation's, the probe's */
+	long s, t;	/* ms since boot: before it, after its probe */
+};
+
+/* A sequence: its operations are the run's ops[first .. first + n). */
+struct rseq {
+	int id, host, n;
+	long first;
+};
+
+/* The sequences step of one run, as its results file holds it. */
+struct rrun {
+	const char *path;
+	unsigned long seed;
+	long end_ops;		/* what the end record says were run */
+	int n, cap, ended;
+	struct rseq *seq;
+	struct rop *ops;
+	long n_ops, cap_ops;
+	long *warned;		/* when each warning line was seen */
+	int n_warned, cap_warned;
+};
+
+enum step { GO_ON, STOP, VIOLATION };
+
+/* One operation as both runs recorded it. */
+struct pair {
+	const struct rop *a, *b;
+	const struct rop *prev_b;	/* @b's record before, NULL at first */
+	const struct rrun *ra, *rb;
+	int host;			/* the sequence's host */
+};
+
+typedef enum step (*rel_check)(const struct pair *x, struct tally *t,
+			       char *why, size_t len);
+
+/* Read @path into @r; 0, or -1 with the cause in @why. */
+int rrun_load(struct rrun *r, const char *path, char *why, size_t len);
+void rrun_free(struct rrun *r);
+/* 0 if @a and @b ran the same sequences (seed and length), else -1, @why */
+int rrun_same_sequences(const struct rrun *a, const struct rrun *b,
+			char *why, size_t len);
+
+/*
+ * Each sequence of @ra that @rb ran on the same host, side by side: @check
+ * judges each operation both performed, up to where they part, where it
+ * stops, or (with @stop_at_raise) at a raise; into @t.
+ */
+void rrun_relate(const struct rrun *ra, const struct rrun *rb,
+		 int stop_at_raise, rel_check check, struct tally *t);
+
+/*
+ * Every phase's run, of the same sequences (@paths by enum phase, given
+ * as NAME-PHASE=FILE): 0, or -1 with the cause in @why.
+ */
+int rrun_load_phases(struct rrun runs[MAX_MODES],
+		     const char *const paths[MAX_MODES], const char *name,
+		     char *why, size_t len);
+/* Each tally as a TAP line, its kept violations as diagnostics. */
+void tally_tap(const struct tally *t, int n);
+
+int rop_ok(const struct rop *o);
+/* The same mounts, flags and propagation. */
+int rop_same_mounts(const struct rop *a, const struct rop *b);
+
+#endif
