@@ -22,6 +22,7 @@
  *   q <id> <n> <operation> ret=<0|ENAME> m=<flags of every mount> p=<bits>
  *     l=<locked flags of every mount> f=<what each mount is: '-' none,
  *     p or s a proc or sysfs mount of its root, P or S of a subdirectory>
+ *     sb=<its filesystem read-only (r) or not (w), '-' no mount>
  *     w=<warning lines> pw=<lines the
  *     probe of the locks caused> s=<ms since boot, before the operation>
  *     t=<ms since boot, after the probe>
@@ -80,6 +81,7 @@ struct seen {
 	int flags[SEQ_MOUNTS];	/* F_*, -1 no mount */
 	int shared[SEQ_PARENTS], master[SEQ_PARENTS];	/* peer groups */
 	int locks[SEQ_MOUNTS];	/* F_* that mount_setattr(2) may not clear */
+	int sb_ro[SEQ_MOUNTS];	/* its filesystem (superblock) is read-only */
 	int depth;
 	int kmsg;		/* the kernel's log, opened before the container */
 	struct raiser raiser;	/* root of the host, for SQ_RAISE */
@@ -199,12 +201,13 @@ static void propagation(const char *fields, int *shared, int *master)
 /* One line of mountinfo into @s; the last mount on a path is the top one. */
 static void see_line(struct seen *s, char *line)
 {
-	char root[256], point[256], opts[256], type[32];
+	char root[256], point[256], opts[256], type[32], sb[256];
 	char *dash = strstr(line, " - ");
 	int i;
 
 	if (!dash || sscanf(line, "%*d %*d %*s %255s %255s %255s", root, point,
-			    opts) != 3 || sscanf(dash, " - %31s", type) != 1)
+			    opts) != 3 ||
+	    sscanf(dash, " - %31s %*s %255s", type, sb) != 2)
 		return;
 	*dash = 0;
 	for (i = 0; i < SEQ_PARENTS; i++)
@@ -217,6 +220,7 @@ static void see_line(struct seen *s, char *line)
 			   !strcmp(type, "sysfs") ? 1 : -1;
 		s->sub[i] = strcmp(root, "/") != 0;
 		s->flags[i] = mount_option_flags(opts);
+		s->sb_ro[i] = !strcmp(sb, "ro") || !strncmp(sb, "ro,", 3);
 	}
 }
 
@@ -363,14 +367,23 @@ static int warning_line(const char *line)
 	       strstr(line, " clears ") != NULL;
 }
 
-/* What each mount is, as the f= of a record. */
-static void format_mounts(const struct seen *s, char buf[SEQ_MOUNTS + 1])
+/*
+ * What each mount is, as the f= of a record ('-' none, p or s proc or
+ * sysfs of its root, P or S of a subdirectory), and whether its
+ * filesystem is read-only, as sb= ('-', r or w): a read-only superblock
+ * lends a read-only lock as a locked read-only mount does.
+ */
+static void format_mounts(const struct seen *s, char what[SEQ_MOUNTS + 1],
+			  char sb[SEQ_MOUNTS + 1])
 {
 	int i;
 
-	for (i = 0; i < SEQ_MOUNTS; i++)
-		buf[i] = s->fs[i] < 0 ? '-' : "psPS"[s->fs[i] + 2 * !!s->sub[i]];
-	buf[SEQ_MOUNTS] = 0;
+	for (i = 0; i < SEQ_MOUNTS; i++) {
+		what[i] = s->fs[i] < 0 ? '-' :
+			  "psPS"[s->fs[i] + 2 * !!s->sub[i]];
+		sb[i] = s->fs[i] < 0 ? '-' : s->sb_ro[i] ? 'r' : 'w';
+	}
+	what[SEQ_MOUNTS] = sb[SEQ_MOUNTS] = 0;
 }
 
 /*
@@ -381,7 +394,7 @@ static void format_mounts(const struct seen *s, char buf[SEQ_MOUNTS + 1])
 static void run_op(int id, int n, struct seen *s, const struct seq_op *op)
 {
 	char text[64], flags[SEQ_MOUNTS + 1], locks[SEQ_MOUNTS + 1];
-	char what[SEQ_MOUNTS + 1];
+	char what[SEQ_MOUNTS + 1], sb[SEQ_MOUNTS + 1];
 	long start = now_ms(), end;
 	int err = perform(s, op), w, pw;
 
@@ -392,13 +405,13 @@ static void run_op(int id, int n, struct seen *s, const struct seq_op *op)
 	end = now_ms();
 	seq_flags_format(s->flags, flags);
 	seq_flags_format(s->locks, locks);
-	format_mounts(s, what);
-	report("q %d %d %s ret=%s m=%s p=%d l=%s f=%s w=%d pw=%d s=%ld t=%ld\n",
+	format_mounts(s, what, sb);
+	report("q %d %d %s ret=%s m=%s p=%d l=%s f=%s sb=%s w=%d pw=%d s=%ld t=%ld\n",
 	       id, n,
 	       seq_op_format(op, text, sizeof(text)),
 	       err ? errno_name(err) : "0", flags,
-	       seq_prop_bits(s->shared, s->master), locks, what, w, pw, start,
-	       end);
+	       seq_prop_bits(s->shared, s->master), locks, what, sb, w, pw,
+	       start, end);
 }
 
 /*

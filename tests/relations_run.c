@@ -53,8 +53,27 @@ static void note_warned(struct rrun *r, long t, int lines)
 }
 
 /*
- * "q ID N OP ret=R m=M p=P l=L [f=F] w=W pw=PW s=S t=T": 0, or -1 if it
- * is unreadable.
+ * A field of one letter per mount of @letters, at @at (NULL: the record
+ * does not say, @out is ""): 0, or -1 if it is malformed.
+ */
+static int per_mount(const char *at, const char *name, const char *letters,
+		     char out[SEQ_MOUNTS + 1])
+{
+	const char *v = at ? at + strlen(name) : NULL;
+
+	out[0] = 0;
+	if (!at)
+		return 0;
+	if (strspn(v, letters) != SEQ_MOUNTS || !strchr(" \n", v[SEQ_MOUNTS]))
+		return -1;
+	memcpy(out, v, SEQ_MOUNTS);
+	out[SEQ_MOUNTS] = 0;
+	return 0;
+}
+
+/*
+ * "q ID N OP ret=R m=M p=P l=L [f=F sb=B] w=W pw=PW s=S t=T": 0, or -1
+ * if it is unreadable.
  */
 static int parse_op(const char *line, int *id, struct rop *o)
 {
@@ -62,7 +81,7 @@ static int parse_op(const char *line, int *id, struct rop *o)
 	const char *l = strstr(line, " l="), *p = strstr(line, " p=");
 	const char *w = strstr(line, " w="), *t = strstr(line, " t=");
 	const char *pw = strstr(line, " pw="), *s = strstr(line, " s=");
-	const char *f = strstr(line, " f=");
+	const char *f = strstr(line, " f="), *sb = strstr(line, " sb=");
 	int off = 0;
 
 	if (sscanf(line, "q %d %*d %n", id, &off) != 1 || !off || !ret ||
@@ -72,9 +91,8 @@ static int parse_op(const char *line, int *id, struct rop *o)
 		 line + off);
 	snprintf(o->ret, sizeof(o->ret), "%.*s", (int)strcspn(ret + 5, " \n"),
 		 ret + 5);
-	o->f[0] = 0;
-	if (f && (strspn(f + 3, "-psPS") != SEQ_MOUNTS ||
-		  sscanf(f, " f=%6s", o->f) != 1))
+	if (per_mount(f, " f=", "-psPS", o->f) ||
+	    per_mount(sb, " sb=", "-rw", o->sb))
 		return -1;
 	if (seq_op_parse(o->text, &o->op) || seq_flags_parse(m + 3, o->m) ||
 	    seq_flags_parse(l + 3, o->l) || sscanf(p, " p=%d", &o->p) != 1 ||

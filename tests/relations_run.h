@@ -23,6 +23,8 @@ struct rop {
 	 * records do not say (they said it from f= on).
 	 */
 	char f[SEQ_MOUNTS + 1];
+	/* sb=: its filesystem read-only ('r') or not ('w'); "" unsaid */
+	char sb[SEQ_MOUNTS + 1];
 	int p, w, pw;	/* warning lines: the operation's, the probe's */
 	long s, t;	/* ms since boot: before it, after its probe */
 };

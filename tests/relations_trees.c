@@ -6,14 +6,18 @@
  *
  * Except where the trees may walk the visible mounts in another order:
  * 6.1 walks the namespace's list in the order the mounts were attached,
- * 6.12 its rbtree.  A fresh proc or sysfs mount takes its flags and locks
- * from a visible mount of its type; where the visible candidates differ in
- * flags or locks, which one the walk meets first may decide, and the
- * comparison of that sequence stops there ("stopped where the walk may
- * matter").  The candidates: the namespace's /proc or /sys, the
- * sequence's mounts of the root of that filesystem (a bind of a
+ * 6.12 its rbtree in post-order (a mount before its parent: /sys, the
+ * root of its tree, comes last).  A fresh proc or sysfs mount takes its
+ * flags and locks from a visible mount of its type; where the visible
+ * candidates differ in flags or locks, which one the walk meets first may
+ * decide, and the comparison of that sequence stops there ("stopped where
+ * the walk may matter").  The candidates: the namespace's /proc or /sys,
+ * the sequence's mounts of the root of that filesystem (a bind of a
  * subdirectory is not fully visible), and a host's second bare proc
- * (SEQ_HOST_TWIN), with no flags and so no locks.
+ * (SEQ_HOST_TWIN), with no flags and so no locks.  A candidate's locks
+ * include a read-only lock where its filesystem (not the mount) is
+ * read-only, as the kernel counts one (a fresh sysfs of a new network
+ * namespace mounted ro, then its mount made rw): the records say it (sb=).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -31,7 +35,7 @@ static int walk_cannot_matter(const struct pair *x)
 	/* the state before: the last record, or the host's at the start */
 	const struct rop *before = x->prev_b ? x->prev_b : x->b;
 	char root = op->fs ? 's' : 'p';
-	int i, n = 0, m = 0, l = 0;
+	int i, n = 0, m = 0, l = 0, li;
 
 	if (op->kind != SQ_MOUNT)
 		return 1;
@@ -42,10 +46,11 @@ static int walk_cannot_matter(const struct pair *x)
 			continue;
 		if (i < SEQ_SLOTS && (!x->prev_b || x->prev_b->f[i] != root))
 			continue;
-		if (n++ && (before->m[i] != m || before->l[i] != l))
+		li = before->l[i] | (before->sb[i] == 'r' ? F_RO : 0);
+		if (n++ && (before->m[i] != m || li != l))
 			return 0;
 		m = before->m[i];
-		l = before->l[i];
+		l = li;
 	}
 	return op->fs || !(x->host & SEQ_HOST_TWIN) || (!m && !l);
 }
@@ -62,7 +67,7 @@ static enum step same_on_both(const struct pair *x, struct tally *t,
 	}
 	if (!strcmp(x->a->ret, x->b->ret) && rop_same_mounts(x->a, x->b) &&
 	    !memcmp(x->a->l, x->b->l, sizeof(x->a->l)) &&
-	    !strcmp(x->a->f, x->b->f))
+	    !strcmp(x->a->f, x->b->f) && !strcmp(x->a->sb, x->b->sb))
 		return GO_ON;
 	seq_flags_format(x->a->l, la);
 	seq_flags_format(x->b->l, lb);
@@ -72,12 +77,12 @@ static enum step same_on_both(const struct pair *x, struct tally *t,
 	return VIOLATION;
 }
 
-/* Every run must say what each mount is (f=), or none can be compared. */
+/* Every run must say what each mount is (f=, sb=), or none can be compared. */
 static int says_mounts(const struct rrun *r, char *why, size_t len)
 {
-	if (r->n_ops && r->ops[0].f[0])
+	if (r->n_ops && r->ops[0].f[0] && r->ops[0].sb[0])
 		return 0;
-	snprintf(why, len, "%s: its records do not say what each mount is (no f=): run the sequences again",
+	snprintf(why, len, "%s: its records do not say what each mount is (no f= or sb=): run the sequences again",
 		 r->path);
 	return -1;
 }

@@ -300,9 +300,9 @@ static int trees(const char *const ops[3], int phase,
  * 0's flags (c) or the host's (e).
  */
 static const char *const tree_ops[3] = {
-	"mount proc 0 e ret=0 m=e-e-ee p=3 l=0-0-ee f=p-p-ps",
-	"bindremount 0 c ret=0 m=c-c-ee p=3 l=0-0-ee f=p-p-ps",
-	"mount proc 1 e ret=0 m=ceceee p=3 l=0000ee f=ppppps",
+	"mount proc 0 e ret=0 m=e-e-ee p=3 l=0-0-ee f=p-p-ps sb=w-w-ww",
+	"bindremount 0 c ret=0 m=c-c-ee p=3 l=0-0-ee f=p-p-ps sb=w-w-ww",
+	"mount proc 1 e ret=0 m=ceceee p=3 l=0000ee f=ppppps sb=wwwwww",
 };
 
 static void test_trees(void)
@@ -314,7 +314,7 @@ static void test_trees(void)
 
 	/* The same on both trees: every phase compares, none is red. */
 	memcpy(ops, tree_ops, sizeof(ops));
-	ops[2] = "umount 0 ret=0 m=----ee p=3 l=----ee f=----ps";
+	ops[2] = "umount 0 ret=0 m=----ee p=3 l=----ee f=----ps sb=----ww";
 	if (trees(ops, -1, NULL, t, why, sizeof(why)))
 		clean = 0;
 	for (m = 0; m < MAX_MODES; m++)
@@ -324,7 +324,7 @@ static void test_trees(void)
 
 	/* Another result where the walk cannot matter is red. */
 	memcpy(ops, tree_ops, sizeof(ops));
-	ops[1] = "bindremount 0 c ret=EPERM m=e-e-ee p=3 l=0-0-ee f=p-p-ps";
+	ops[1] = "bindremount 0 c ret=EPERM m=e-e-ee p=3 l=0-0-ee f=p-p-ps sb=w-w-ww";
 	if (trees(tree_ops, PHASE_WARN, ops, t, why, sizeof(why)))
 		clean = 0;
 	tap(t[PHASE_WARN].violations == 1 && !t[PHASE_LEGACY].violations &&
@@ -334,12 +334,32 @@ static void test_trees(void)
 
 	/* Where the walk may decide, the sequence stops: not red. */
 	memcpy(ops, tree_ops, sizeof(ops));
-	ops[2] = "mount proc 1 e ret=0 m=ccccee p=3 l=0000ee f=ppppps";
+	ops[2] = "mount proc 1 e ret=0 m=ccccee p=3 l=0000ee f=ppppps sb=wwwwww";
 	trees(tree_ops, PHASE_LEGACY, ops, t, why, sizeof(why));
 	tap(!t[PHASE_LEGACY].violations && t[PHASE_LEGACY].named == 1 &&
 	    t[PHASE_LEGACY].ops == 3,
 	    "relations: a fresh mount whose visible mounts differ stops where the walk may matter (%ld) %s",
 	    t[PHASE_LEGACY].named, why);
+
+	/*
+	 * Slot 0 as the host's /proc in flags and mount locks, but on a
+	 * read-only superblock: it lends a read-only lock, so the walk may
+	 * still matter.
+	 */
+	{
+		static const char *const ro_sb[3] = {
+			"mount proc 0 e ret=0 m=e-e-ee p=3 l=e-e-ee f=p-p-ps sb=r-r-ww",
+			"bindremount 0 e ret=0 m=e-e-ee p=3 l=e-e-ee f=p-p-ps sb=r-r-ww",
+			"mount proc 1 e ret=0 m=eeeeee p=3 l=efefee f=ppppps sb=rwrwww",
+		};
+		const char *other[3] = { ro_sb[0], ro_sb[1],
+			"mount proc 1 e ret=0 m=eeeeee p=3 l=eeeeee f=ppppps sb=rwrwww" };
+
+		trees(ro_sb, PHASE_ENFORCE, other, t, why, sizeof(why));
+		tap(!t[PHASE_ENFORCE].violations && t[PHASE_ENFORCE].named == 1,
+		    "relations: a read-only superblock counts as a read-only lock of the candidate (%d violations, %ld stopped) %s",
+		    t[PHASE_ENFORCE].violations, t[PHASE_ENFORCE].named, why);
+	}
 }
 
 /* Records that do not say what each mount is cannot be held to a tree. */
