@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +103,8 @@ static int parse_op(const char *line, int *id, struct rop *o)
 	return 0;
 }
 
-int rrun_load(struct rrun *r, const char *path, char *why, size_t len)
+int rrun_load(struct rrun *r, const char *path, int phase, char *why,
+	      size_t len)
 {
 	FILE *f;
 	int cur = -1;
@@ -110,6 +112,7 @@ int rrun_load(struct rrun *r, const char *path, char *why, size_t len)
 	int id, host;
 
 	r->path = path;
+	r->raised_id = INT_MAX;
 	f = fopen(path, "r");
 	if (!f) {
 		snprintf(why, len, "%s: %s", r->path, strerror(errno));
@@ -130,6 +133,9 @@ int rrun_load(struct rrun *r, const char *path, char *why, size_t len)
 			}
 			add_op(r, &o);
 			note_warned(r, o.t, o.w + o.pw);
+			if (o.op.kind == SQ_RAISE && !strcmp(o.ret, "0") &&
+			    o.op.phase > phase && id < r->raised_id)
+				r->raised_id = id;
 		} else if (sscanf(line, "sequences-end seed=%lu %*s ops=%ld",
 				  &r->seed, &r->end_ops) == 2) {
 			r->ended = 1;
@@ -235,7 +241,10 @@ void rrun_relate(const struct rrun *ra, const struct rrun *rb,
 
 	for (i = 0; i < ra->n; i++) {
 		const struct rseq *sb = find_seq(rb, ra->seq[i].id);
+		int id = ra->seq[i].id;
 
+		if (stop_at_raise && (id > ra->raised_id || id > rb->raised_id))
+			continue;	/* one of the boots runs another phase */
 		if (sb && sb->host == ra->seq[i].host)
 			compare_seq(ra, rb, &ra->seq[i], sb, stop_at_raise,
 				    check, t);
@@ -255,7 +264,7 @@ int rrun_load_phases(struct rrun runs[MAX_MODES],
 				 name, all_modes[m]);
 			return -1;
 		}
-		if (rrun_load(&runs[m], paths[m], why, len))
+		if (rrun_load(&runs[m], paths[m], m, why, len))
 			return -1;
 	}
 	for (m = 1; m < MAX_MODES; m++)

@@ -46,6 +46,12 @@ struct rrun {
 	long n_ops, cap_ops;
 	long *warned;		/* when each warning line was seen */
 	int n_warned, cap_warned;
+	/*
+	 * The first sequence after which the boot runs another phase than
+	 * the run's: the one whose raise took the phase past it (the raise
+	 * lasts for the rest of the boot), or INT_MAX.
+	 */
+	int raised_id;
 };
 
 enum step { GO_ON, STOP, VIOLATION };
@@ -61,8 +67,11 @@ struct pair {
 typedef enum step (*rel_check)(const struct pair *x, struct tally *t,
 			       char *why, size_t len);
 
-/* Read @path into @r; 0, or -1 with the cause in @why. */
-int rrun_load(struct rrun *r, const char *path, char *why, size_t len);
+/*
+ * Read @path, a run of @phase, into @r; 0, or -1 with the cause in @why.
+ */
+int rrun_load(struct rrun *r, const char *path, int phase, char *why,
+	      size_t len);
 void rrun_free(struct rrun *r);
 /* 0 if @a and @b ran the same sequences (seed and length), else -1, @why */
 int rrun_same_sequences(const struct rrun *a, const struct rrun *b,
@@ -71,7 +80,8 @@ int rrun_same_sequences(const struct rrun *a, const struct rrun *b,
 /*
  * Each sequence of @ra that @rb ran on the same host, side by side: @check
  * judges each operation both performed, up to where they part, where it
- * stops, or (with @stop_at_raise) at a raise; into @t.
+ * stops, or (with @stop_at_raise, for two phases) at a raise, and then
+ * no sequence after one that raised either run's phase; into @t.
  */
 void rrun_relate(const struct rrun *ra, const struct rrun *rb,
 		 int stop_at_raise, rel_check check, struct tally *t);

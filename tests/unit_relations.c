@@ -219,6 +219,39 @@ static void test_rate_limit(void)
 	    t[1].hidden, why);
 }
 
+/*
+ * A raise lasts for the rest of the boot: after a sequence that raised
+ * warn's run to implicit, that run is no longer warn's, and its missing
+ * line where enforce refuses is no violation of warn's promise.
+ */
+static void test_raised_boot(void)
+{
+	static struct tally t[N_RELATIONS];
+	char why[512] = "";
+	struct runs r;
+	FILE *f;
+	int i, err;
+
+	make_runs(&r, agreeing);
+	f = fopen(r.path[PHASE_WARN], "w");
+	if (!f)
+		abort();
+	fprintf(f, "qs 7 host=e\n");
+	fprintf(f, "q 7 0 raise implicit ret=0 m=----ee p=3 l=----ee w=0 pw=0 s=1 t=1\n");
+	fprintf(f, "qs 8 host=e\n");
+	for (i = 0; i < 3; i++)
+		fprintf(f, "q 8 %d %s s=%d t=%d\n", i,
+			i == 1 ? "bindremount 0 c ret=0 m=e-e-ee p=3 l=e-e-ee w=0 pw=0" :
+			agreeing[PHASE_IMPLICIT][i], 2000 + i, 2000 + i);
+	fprintf(f, "sequences-end seed=1 seqs=2 ops=80 failed=0 ms=9\n");
+	fclose(f);
+	err = relations_check(r.paths, t, why, sizeof(why));
+	remove_runs(&r);
+	tap(!err && !t[1].violations && !t[0].violations,
+	    "relations: sequences after a raise of a run's phase are not held to that phase (%d, %d violations) %s",
+	    t[0].violations, t[1].violations, why);
+}
+
 /* Runs that are not of the same sequences, or not whole, are refused. */
 static void test_bad_runs(void)
 {
@@ -382,6 +415,7 @@ void test_relations(void)
 	test_broken();
 	test_rate_limit();
 	test_bad_runs();
+	test_raised_boot();
 	test_trees();
 	test_trees_unsaid();
 }
