@@ -87,8 +87,7 @@ static enum step warn_is_legacy(const struct pair *x, struct tally *t,
 	(void)t;
 	char la[SEQ_MOUNTS + 1], lb[SEQ_MOUNTS + 1];
 
-	if (!strcmp(x->a->ret, x->b->ret) && rop_same_mounts(x->a, x->b) &&
-	    !memcmp(x->a->l, x->b->l, sizeof(x->a->l)))
+	if (rop_same_state(x->a, x->b))
 		return GO_ON;
 	seq_flags_format(x->a->l, la);
 	seq_flags_format(x->b->l, lb);

@@ -178,6 +178,12 @@ int rop_same_mounts(const struct rop *a, const struct rop *b)
 	return a->p == b->p && !memcmp(a->m, b->m, sizeof(a->m));
 }
 
+int rop_same_state(const struct rop *a, const struct rop *b)
+{
+	return !strcmp(a->ret, b->ret) && rop_same_mounts(a, b) &&
+	       !memcmp(a->l, b->l, sizeof(a->l));
+}
+
 static const struct rseq *find_seq(const struct rrun *r, int id)
 {
 	int i;

@@ -99,5 +99,7 @@ void tally_tap(const struct tally *t, int n);
 int rop_ok(const struct rop *o);
 /* The same mounts, flags and propagation. */
 int rop_same_mounts(const struct rop *a, const struct rop *b);
+/* The same result, mounts, flags, propagation and locks. */
+int rop_same_state(const struct rop *a, const struct rop *b);
 
 #endif

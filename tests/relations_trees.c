@@ -65,9 +65,8 @@ static enum step same_on_both(const struct pair *x, struct tally *t,
 		t->named++;
 		return STOP;
 	}
-	if (!strcmp(x->a->ret, x->b->ret) && rop_same_mounts(x->a, x->b) &&
-	    !memcmp(x->a->l, x->b->l, sizeof(x->a->l)) &&
-	    !strcmp(x->a->f, x->b->f) && !strcmp(x->a->sb, x->b->sb))
+	if (rop_same_state(x->a, x->b) && !strcmp(x->a->f, x->b->f) &&
+	    !strcmp(x->a->sb, x->b->sb))
 		return GO_ON;
 	seq_flags_format(x->a->l, la);
 	seq_flags_format(x->b->l, lb);
