@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * psmf-audit: what the enforce and implicit phases would refuse on hosts
+ * that run the warn phase, from their kernel logs.
+ *
+ * Three small pieces with data between them, as kunit.py has: input.c
+ * reads logs into records (host, time, message), message.c reads one
+ * kernel message, fleet.c gathers the events of each host and judges it;
+ * report.c renders the result as text or JSON.
+ */
+#ifndef AUDIT_H
+#define AUDIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The mount flags a warning names. */
+enum { AF_NOSUID = 1, AF_NODEV = 2, AF_NOEXEC = 4 };
+
+/* The phases, loosest first, as the kernel names them. */
+enum audit_phase { PH_UNKNOWN = -1, PH_LEGACY, PH_WARN, PH_IMPLICIT, PH_ENFORCE };
+extern const char *const audit_phase_name[4];
+enum audit_phase audit_phase_parse(const char *s, size_t len);
+
+enum event_kind {
+	EV_OTHER,	/* not ours */
+	EV_WARNING,	/* an operation enforce will refuse */
+	EV_SUPPRESSED,	/* warning lines the rate limit dropped */
+	EV_RAISE,	/* the sysctl raised the phase */
+	EV_CMDLINE,	/* the boot command line names the phase */
+	EV_MALFORMED,	/* ours, but truncated or altered */
+};
+
+struct audit_event {
+	enum event_kind kind;
+	char program[64];
+	char op[16];		/* mount, fsmount, remount, setattr */
+	char fs[32];
+	unsigned int flags;	/* AF_* */
+	unsigned long count;	/* EV_SUPPRESSED */
+	enum audit_phase phase;	/* EV_RAISE (the new phase), EV_CMDLINE */
+	enum audit_phase from;	/* EV_RAISE: the phase before */
+};
+
+/* Read one kernel message (without its timestamp). */
+struct audit_event audit_message(const char *msg);
+
+/* One line of a log: its host, when, and the kernel's message. */
+struct audit_record {
+	const char *host;
+	const char *when;
+	const char *msg;
+};
+
+/*
+ * Read the log in @path (dmesg text, journalctl -k text or
+ * journalctl -k -o json) and hand each kernel message to @fn.  @host is
+ * the name of hosts whose log does not say it.  Returns 0, or -1 with a
+ * message naming the file, the line and the fix in @err.
+ */
+typedef int audit_record_fn(const struct audit_record *r, void *arg,
+			    char *err, size_t errlen);
+int audit_read_file(const char *path, const char *host, audit_record_fn *fn,
+		    void *arg, char *err, size_t errlen);
+
+/* What a host did that enforce would refuse, grouped. */
+struct offence {
+	char program[64], op[16], fs[32];
+	unsigned int flags;
+	unsigned long count;
+	char first[40], last[40];
+};
+
+enum verdict { V_NOT_READY, V_UNKNOWN, V_IMPLICIT, V_ENFORCE };
+extern const char *const verdict_name[4];
+
+#define MAX_REASONS 4
+
+struct host {
+	char name[128];
+	enum audit_phase phase;		/* at the end of its log */
+	bool phase_from_log;
+	bool warn_seen;			/* the log shows the warn phase */
+	unsigned long records, warnings, setattr_warnings, lost;
+	struct offence *off;
+	size_t noff;
+	enum verdict verdict;
+	char reasons[MAX_REASONS][160];
+	int nreasons;
+};
+
+struct fleet {
+	struct host *hosts;
+	size_t nhosts;
+	enum audit_phase assumed;	/* --phase, or PH_UNKNOWN */
+	enum verdict verdict;
+	char reasons[MAX_REASONS][160];
+	int nreasons;
+};
+
+/* Add one record to its host (audit_record_fn for audit_read_file()). */
+int fleet_add(const struct audit_record *r, void *fleet, char *err,
+	      size_t errlen);
+/* Judge every host and the fleet. */
+void fleet_judge(struct fleet *f);
+void fleet_free(struct fleet *f);
+
+/* Render @f on stdout. */
+void report_text(const struct fleet *f);
+int report_json(const struct fleet *f);
+
+/* "nosuid,nodev" for AF_* @flags, into @buf. */
+const char *audit_flag_names(unsigned int flags, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The events of each host, and the verdicts.  What a phase refuses comes
+ * from the series' Documentation, not from a model of the kernel:
+ *
+ *   - enforce refuses every operation that warn logs;
+ *   - implicit refuses only an explicit clear of a locked flag, that is
+ *     mount_setattr(2) ("setattr"); a fresh mount or a remount that leaves
+ *     a locked flag out gets it added and succeeds;
+ *   - legacy and implicit log nothing, so their logs cannot tell;
+ *   - a line the rate limit dropped may have been any operation.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+
+const char *const verdict_name[4] = {
+	"not-ready", "unknown", "ready-for-implicit", "ready-for-enforce",
+};
+
+static struct host *host_of(struct fleet *f, const char *name)
+{
+	struct host *h;
+	size_t i;
+
+	for (i = 0; i < f->nhosts; i++)
+		if (!strcmp(f->hosts[i].name, name))
+			return &f->hosts[i];
+	h = realloc(f->hosts, (f->nhosts + 1) * sizeof(*h));
+	if (!h)
+		return NULL;
+	f->hosts = h;
+	h = &f->hosts[f->nhosts++];
+	memset(h, 0, sizeof(*h));
+	snprintf(h->name, sizeof(h->name), "%s", name);
+	h->phase = PH_UNKNOWN;
+	return h;
+}
+
+static int add_offence(struct host *h, const struct audit_event *e,
+		       const char *when)
+{
+	struct offence *o;
+	size_t i;
+
+	for (i = 0; i < h->noff; i++) {
+		o = &h->off[i];
+		if (!strcmp(o->program, e->program) && !strcmp(o->op, e->op) &&
+		    !strcmp(o->fs, e->fs) && o->flags == e->flags) {
+			o->count++;
+			snprintf(o->last, sizeof(o->last), "%s", when);
+			return 0;
+		}
+	}
+	o = realloc(h->off, (h->noff + 1) * sizeof(*o));
+	if (!o)
+		return -1;
+	h->off = o;
+	o = &h->off[h->noff++];
+	memset(o, 0, sizeof(*o));
+	memcpy(o->program, e->program, sizeof(o->program));
+	memcpy(o->op, e->op, sizeof(o->op));
+	memcpy(o->fs, e->fs, sizeof(o->fs));
+	o->flags = e->flags;
+	o->count = 1;
+	snprintf(o->first, sizeof(o->first), "%s", when);
+	snprintf(o->last, sizeof(o->last), "%s", when);
+	return 0;
+}
+
+int fleet_add(const struct audit_record *r, void *arg, char *err,
+	      size_t errlen)
+{
+	struct audit_event e = audit_message(r->msg);
+	struct host *h = host_of(arg, r->host);
+
+	if (!h) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	h->records++;
+	switch (e.kind) {
+	case EV_OTHER:
+		break;
+	case EV_MALFORMED:
+		snprintf(err, errlen, "a truncated or altered message of the proc and sysfs mount flags, which would make the verdict wrong: \"%.200s\"",
+			 r->msg);
+		return -1;
+	case EV_WARNING:
+		/* Only the warn phase prints it: a proof of the phase. */
+		h->phase = PH_WARN;
+		h->phase_from_log = true;
+		h->warn_seen = true;
+		h->warnings++;
+		if (!strcmp(e.op, "setattr"))
+			h->setattr_warnings++;
+		if (add_offence(h, &e, r->when)) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		break;
+	case EV_SUPPRESSED:
+		h->lost += e.count;
+		break;
+	case EV_RAISE:
+	case EV_CMDLINE:
+		h->phase = e.phase;
+		h->phase_from_log = true;
+		h->warn_seen |= e.phase == PH_WARN || e.from == PH_WARN;
+		break;
+	}
+	return 0;
+}
+
+static void reason(char (*reasons)[160], int *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void reason(char (*reasons)[160], int *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*n >= MAX_REASONS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(reasons[(*n)++], 160, fmt, ap);
+	va_end(ap);
+}
+
+/* A host that ran warn: what its lines say implicit and enforce refuse. */
+static void judge_warn(struct host *h)
+{
+	if (h->setattr_warnings) {
+		h->verdict = V_NOT_READY;
+		reason(h->reasons, &h->nreasons,
+		       "%lu mount_setattr() calls clear a locked flag: implicit and enforce refuse them",
+		       h->setattr_warnings);
+	} else if (h->lost) {
+		h->verdict = V_UNKNOWN;
+		reason(h->reasons, &h->nreasons,
+		       "%lu warning lines were lost to the rate limit: they may hide a mount_setattr() that implicit refuses",
+		       h->lost);
+	} else if (h->warnings) {
+		h->verdict = V_IMPLICIT;
+	} else {
+		h->verdict = V_ENFORCE;
+		reason(h->reasons, &h->nreasons,
+		       "no operation that enforce refuses");
+	}
+	if (h->warnings)
+		reason(h->reasons, &h->nreasons,
+		       "%lu operations leave out or clear a locked flag: enforce refuses them",
+		       h->warnings + h->lost);
+}
+
+/*
+ * A host whose log shows the warn phase is judged by the lines of that
+ * phase, even where a raise ended it; other hosts by their phase.
+ */
+static void judge_host(struct host *h, enum audit_phase assumed)
+{
+	enum audit_phase p = h->phase_from_log ? h->phase : assumed;
+
+	h->nreasons = 0;
+	if (h->warn_seen || p == PH_WARN) {
+		judge_warn(h);
+		if (p > PH_WARN)
+			reason(h->reasons, &h->nreasons,
+			       "the phase was raised to %s: its lines after the raise say nothing",
+			       audit_phase_name[p]);
+		return;
+	}
+	switch (p) {
+	case PH_ENFORCE:
+		h->verdict = V_ENFORCE;
+		reason(h->reasons, &h->nreasons, "the host runs enforce already");
+		break;
+	case PH_UNKNOWN:
+		h->verdict = V_UNKNOWN;
+		reason(h->reasons, &h->nreasons,
+		       "the log does not show the phase (no proc_sysfs_mount_flags= on the command line, no raise, no warning): give --phase with the phase the kernel is built for");
+		break;
+	default:
+		h->verdict = V_UNKNOWN;
+		reason(h->reasons, &h->nreasons,
+		       "the host runs %s, which logs nothing: boot it with proc_sysfs_mount_flags=warn to audit it",
+		       audit_phase_name[p]);
+		break;
+	}
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct offence *x = a, *y = b;
+	int c;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	c = strcmp(x->program, y->program);
+	if (!c)
+		c = strcmp(x->op, y->op);
+	if (!c)
+		c = strcmp(x->fs, y->fs);
+	return c ? c : (int)x->flags - (int)y->flags;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct host *)a)->name,
+		      ((const struct host *)b)->name);
+}
+
+void fleet_judge(struct fleet *f)
+{
+	unsigned long n[4] = { 0 };
+	size_t i;
+	int v;
+
+	qsort(f->hosts, f->nhosts, sizeof(*f->hosts), by_name);
+	f->verdict = V_ENFORCE;
+	for (i = 0; i < f->nhosts; i++) {
+		struct host *h = &f->hosts[i];
+
+		qsort(h->off, h->noff, sizeof(*h->off), by_count);
+		judge_host(h, f->assumed);
+		n[h->verdict]++;
+		if (h->verdict < f->verdict)
+			f->verdict = h->verdict;
+	}
+	f->nreasons = 0;
+	for (v = V_NOT_READY; v <= V_ENFORCE; v++)
+		if (n[v])
+			reason(f->reasons, &f->nreasons, "%lu of %zu hosts: %s",
+			       n[v], f->nhosts, verdict_name[v]);
+}
+
+void fleet_free(struct fleet *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nhosts; i++)
+		free(f->hosts[i].off);
+	free(f->hosts);
+	f->hosts = NULL;
+	f->nhosts = 0;
+}
