@@ -15,7 +15,13 @@
 #include "seq_check.h"
 #include "tap.h"
 
-/* The kselftest's own TAP, as the guest forwarded it. */
+/* kselftest.h's KSFT_SKIP: the exit status of a test that skipped. */
+#define KSFT_SKIP_STATUS 4
+
+/*
+ * The kselftest's own TAP, as the guest forwarded it; what it left in
+ * /tmp; and the same test without root, which must skip as a whole.
+ */
 static void check_selftest(const struct run *run)
 {
 	int cases = judge_selftest(run, tap_case);
@@ -23,6 +29,14 @@ static void check_selftest(const struct run *run)
 	tap(cases > 0 && run->selftest_exit == 0,
 	    "kselftest proc_sysfs_mount_flags: %d cases, exit status %d",
 	    cases, run->selftest_exit);
+	tap(run->selftest_tmp_left == 0,
+	    "kselftest proc_sysfs_mount_flags: %d entries left in /tmp, want 0",
+	    run->selftest_tmp_left);
+	/* kselftest.h's ksft_exit_skip() before any case: "1..0 # SKIP" */
+	tap(run->selftest_unpriv_exit == KSFT_SKIP_STATUS &&
+	    !strncmp(run->selftest_unpriv, "1..0 # SKIP", 11),
+	    "kselftest proc_sysfs_mount_flags without root: skipped as a whole (exit status %d, want %d; \"%.60s\")",
+	    run->selftest_unpriv_exit, KSFT_SKIP_STATUS, run->selftest_unpriv);
 }
 
 /*

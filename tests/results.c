@@ -275,6 +275,23 @@ static void rec_selftest_exit(struct run *run, const char *line)
 	run->selftest_exit = atoi(line + 14);
 }
 
+static void rec_selftest_tmp(struct run *run, const char *line)
+{
+	run->selftest_tmp_left = atoi(line + strlen("selftest-tmp-left "));
+}
+
+static void rec_selftest_unpriv_exit(struct run *run, const char *line)
+{
+	run->selftest_unpriv_exit =
+		atoi(line + strlen("selftest-unprivileged-exit "));
+}
+
+static void rec_selftest_unpriv(struct run *run, const char *line)
+{
+	snprintf(run->selftest_unpriv, sizeof(run->selftest_unpriv), "%s",
+		 line + strlen("selftest-unprivileged "));
+}
+
 static void rec_selftest(struct run *run, const char *line)
 {
 	if (run->n_selftest < 512)
@@ -335,6 +352,9 @@ static const struct {
 	{ "upstreamout ", rec_upstreamout },
 	{ "exhaustive-end ms=", rec_exhaustive_end },
 	{ "selftest-exit ", rec_selftest_exit },
+	{ "selftest-tmp-left ", rec_selftest_tmp },
+	{ "selftest-unprivileged-exit ", rec_selftest_unpriv_exit },
+	{ "selftest-unprivileged ", rec_selftest_unpriv },
 	{ "selftest ", rec_selftest },
 	{ "end ", rec_end },
 	{ "host wall_ms=", rec_wall },
@@ -380,6 +400,7 @@ int run_load(const char *path, struct run *run)
 	run->upstream_count = -1;
 	run->slab_hits = run->page_hits = -1;
 	run->leaks = -1;
+	run->selftest_tmp_left = run->selftest_unpriv_exit = -1;
 	snprintf(run->end, sizeof(run->end), "the guest never reported its end");
 	if (!f)
 		return -1;

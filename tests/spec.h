@@ -127,6 +127,9 @@ struct run {
 	int n_selftest;
 	char *selftest[512];	/* the kselftest's TAP, as printed */
 	int selftest_exit;
+	int selftest_tmp_left;		/* entries it left in /tmp; -1: unread */
+	int selftest_unpriv_exit;	/* its exit status without root */
+	char selftest_unpriv[128];	/* its first line without root */
 	int n_x;
 	struct xcase *x;	/* the exhaustive run's cases */
 	long x_ms;		/* its duration; -1 until it ended */
