@@ -27,7 +27,9 @@ enum event_kind {
 	EV_WARNING,	/* an operation enforce will refuse */
 	EV_SUPPRESSED,	/* warning lines the rate limit dropped */
 	EV_RAISE,	/* the sysctl raised the phase */
-	EV_CMDLINE,	/* the boot command line names the phase */
+	EV_CMDLINE,	/* the command line or the kernel names the phase */
+	EV_IGNORED,	/* the kernel ignored proc_sysfs_mount_flags= */
+	EV_BOOT,	/* "Linux version": a boot starts */
 	EV_MALFORMED,	/* ours, but truncated or altered */
 };
 
@@ -45,10 +47,12 @@ struct audit_event {
 /* Read one kernel message (without its timestamp). */
 struct audit_event audit_message(const char *msg);
 
-/* One line of a log: its host, when, and the kernel's message. */
+/* One line of a log: its host, when (as printed, and in seconds: NAN
+ * where unknown), and the kernel's message. */
 struct audit_record {
 	const char *host;
 	const char *when;
+	double t;
 	const char *msg;
 };
 
@@ -76,12 +80,18 @@ extern const char *const verdict_name[4];
 
 #define MAX_REASONS 4
 
+#define RATELIMIT_BURST 10	/* the kernel's: 10 lines per 5 s */
+#define RATELIMIT_S 5.0
+
 struct host {
 	char name[128];
-	enum audit_phase phase;		/* at the end of its log */
-	bool phase_from_log;
-	bool warn_seen;			/* the log shows the warn phase */
-	unsigned long records, warnings, setattr_warnings, lost;
+	/* The phase of its last boot, at the end of its log. */
+	enum audit_phase phase;
+	bool phase_from_log, phase_from_cmdline;
+	unsigned long boots, records, warnings, setattr_warnings, lost;
+	/* The last warnings of the last boot, for a burst nobody reported. */
+	double recent[RATELIMIT_BURST];
+	int nrecent;
 	struct offence *off;
 	size_t noff;
 	enum verdict verdict;

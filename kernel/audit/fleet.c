@@ -7,9 +7,13 @@
  *   - implicit refuses only an explicit clear of a locked flag, that is
  *     mount_setattr(2) ("setattr"); a fresh mount or a remount that leaves
  *     a locked flag out gets it added and succeeds;
- *   - legacy and implicit log nothing, so their logs cannot tell;
- *   - a line the rate limit dropped may have been any operation.
+ *   - legacy and implicit log nothing, so their logs cannot tell: a host
+ *     is judged by the phase its log ends in (its last boot, after any
+ *     raise);
+ *   - a line the rate limit dropped may have been any operation, and
+ *     the kernel reports dropped lines only at the next warning.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +75,32 @@ static int add_offence(struct host *h, const struct audit_event *e,
 	return 0;
 }
 
+/* A command's name, printable: comm may hold any byte. */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			*s = '?';
+}
+
+static void new_boot(struct host *h)
+{
+	h->boots++;
+	h->phase = PH_UNKNOWN;
+	h->phase_from_log = h->phase_from_cmdline = false;
+	h->nrecent = 0;
+}
+
+static void remember_warning(struct host *h, double t)
+{
+	if (h->nrecent == RATELIMIT_BURST) {
+		memmove(h->recent, h->recent + 1,
+			(RATELIMIT_BURST - 1) * sizeof(*h->recent));
+		h->nrecent--;
+	}
+	h->recent[h->nrecent++] = t;
+}
+
 int fleet_add(const struct audit_record *r, void *arg, char *err,
 	      size_t errlen)
 {
@@ -89,15 +119,24 @@ int fleet_add(const struct audit_record *r, void *arg, char *err,
 		snprintf(err, errlen, "a truncated or altered message of the proc and sysfs mount flags, which would make the verdict wrong: \"%.200s\"",
 			 r->msg);
 		return -1;
+	case EV_BOOT:
+		new_boot(h);
+		break;
 	case EV_WARNING:
-		/* Only the warn phase prints it: a proof of the phase. */
-		h->phase = PH_WARN;
-		h->phase_from_log = true;
-		h->warn_seen = true;
+		/*
+		 * Only warn prints it, or a raise that came while the
+		 * operation was under way: a proof of warn, not of less.
+		 */
+		if (h->phase < PH_WARN) {
+			h->phase = PH_WARN;
+			h->phase_from_log = true;
+		}
 		h->warnings++;
 		if (!strcmp(e.op, "setattr"))
 			h->setattr_warnings++;
-		if (add_offence(h, &e, r->when)) {
+		remember_warning(h, r->t);
+		printable(e.program);
+		if (add_offence(h, &e, r->when[0] ? r->when : "unknown time")) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
@@ -105,11 +144,21 @@ int fleet_add(const struct audit_record *r, void *arg, char *err,
 	case EV_SUPPRESSED:
 		h->lost += e.count;
 		break;
-	case EV_RAISE:
+	case EV_IGNORED:
+		/* A kernel without the run-time phase: the parameter said nothing. */
+		if (h->phase_from_cmdline) {
+			h->phase = PH_UNKNOWN;
+			h->phase_from_log = h->phase_from_cmdline = false;
+		}
+		break;
 	case EV_CMDLINE:
 		h->phase = e.phase;
+		h->phase_from_log = h->phase_from_cmdline = true;
+		break;
+	case EV_RAISE:
+		h->phase = e.phase;
 		h->phase_from_log = true;
-		h->warn_seen |= e.phase == PH_WARN || e.from == PH_WARN;
+		h->phase_from_cmdline = false;
 		break;
 	}
 	return 0;
@@ -129,19 +178,41 @@ static void reason(char (*reasons)[160], int *n, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A host that ran warn: what its lines say implicit and enforce refuse. */
+/*
+ * Whether the rate limit may have dropped lines that no "callbacks
+ * suppressed" line reports: the kernel prints that line only at the next
+ * warning after the window, so a last full window tells nothing.
+ */
+static bool unseen_loss(const struct host *h)
+{
+	double span;
+
+	if (h->nrecent < RATELIMIT_BURST)
+		return false;
+	span = h->recent[RATELIMIT_BURST - 1] - h->recent[0];
+	return isnan(span) || span <= RATELIMIT_S + 0.5;
+}
+
+/* A host whose log ends in warn: what its lines say the others refuse. */
 static void judge_warn(struct host *h)
 {
+	bool unseen = unseen_loss(h);
+
 	if (h->setattr_warnings) {
 		h->verdict = V_NOT_READY;
 		reason(h->reasons, &h->nreasons,
 		       "%lu mount_setattr() calls clear a locked flag: implicit and enforce refuse them",
 		       h->setattr_warnings);
-	} else if (h->lost) {
+	} else if (h->lost || unseen) {
 		h->verdict = V_UNKNOWN;
-		reason(h->reasons, &h->nreasons,
-		       "%lu warning lines were lost to the rate limit: they may hide a mount_setattr() that implicit refuses",
-		       h->lost);
+		if (h->lost)
+			reason(h->reasons, &h->nreasons,
+			       "%lu warning lines were lost to the rate limit: they may hide a mount_setattr() that implicit refuses",
+			       h->lost);
+		if (unseen)
+			reason(h->reasons, &h->nreasons,
+			       "its last %d warnings came within the rate limit's %.0f s: later ones may be lost unreported",
+			       RATELIMIT_BURST, RATELIMIT_S);
 	} else if (h->warnings) {
 		h->verdict = V_IMPLICIT;
 	} else {
@@ -156,38 +227,42 @@ static void judge_warn(struct host *h)
 }
 
 /*
- * A host whose log shows the warn phase is judged by the lines of that
- * phase, even where a raise ended it; other hosts by their phase.
+ * A host is judged by the phase its log ends in: only a log that ends
+ * in warn says what the stricter phases would refuse today.  Warnings of
+ * an earlier boot or of the time before a raise still prove that a
+ * mount_setattr() clear happened, which implicit and enforce refuse.
  */
 static void judge_host(struct host *h, enum audit_phase assumed)
 {
 	enum audit_phase p = h->phase_from_log ? h->phase : assumed;
 
 	h->nreasons = 0;
-	if (h->warn_seen || p == PH_WARN) {
+	if (p == PH_WARN) {
 		judge_warn(h);
-		if (p > PH_WARN)
-			reason(h->reasons, &h->nreasons,
-			       "the phase was raised to %s: its lines after the raise say nothing",
-			       audit_phase_name[p]);
 		return;
 	}
-	switch (p) {
-	case PH_ENFORCE:
+	if (h->setattr_warnings) {
+		h->verdict = V_NOT_READY;
+		reason(h->reasons, &h->nreasons,
+		       "%lu mount_setattr() calls cleared a locked flag while it ran warn: implicit and enforce refuse them",
+		       h->setattr_warnings);
+	} else if (p == PH_ENFORCE && h->warnings) {
+		h->verdict = V_NOT_READY;
+		reason(h->reasons, &h->nreasons,
+		       "it runs enforce, which refuses the %lu operations it warned about before",
+		       h->warnings);
+	} else if (p == PH_ENFORCE) {
 		h->verdict = V_ENFORCE;
 		reason(h->reasons, &h->nreasons, "the host runs enforce already");
-		break;
-	case PH_UNKNOWN:
+	} else if (p == PH_UNKNOWN) {
 		h->verdict = V_UNKNOWN;
 		reason(h->reasons, &h->nreasons,
-		       "the log does not show the phase (no proc_sysfs_mount_flags= on the command line, no raise, no warning): give --phase with the phase the kernel is built for");
-		break;
-	default:
+		       "the log does not show the phase of its last boot (no proc_sysfs_mount_flags= the kernel took, no raise, no warning): give --phase with the phase the kernel is built for");
+	} else {
 		h->verdict = V_UNKNOWN;
 		reason(h->reasons, &h->nreasons,
-		       "the host runs %s, which logs nothing: boot it with proc_sysfs_mount_flags=warn to audit it",
+		       "the log ends in %s, which logs nothing: boot the host with proc_sysfs_mount_flags=warn to audit it",
 		       audit_phase_name[p]);
-		break;
 	}
 }
 

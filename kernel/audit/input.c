@@ -14,6 +14,7 @@
  * forms.  The verdicts are only as good as the lines read.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,8 @@ static int fail(struct reader *r, const char *fmt, ...)
 		snprintf(r->err, r->errlen, "%s:%lu: ", r->path, r->line) :
 		snprintf(r->err, r->errlen, "%s: ", r->path);
 
+	if (n < 0 || (size_t)n >= r->errlen)
+		return -1;	/* the path alone fills the message */
 	va_start(ap, fmt);
 	vsnprintf(r->err + n, r->errlen - n, fmt, ap);
 	va_end(ap);
@@ -66,8 +69,25 @@ static bool digits(const char *s, size_t n)
 	return true;
 }
 
-/* "[   12.345678] ": the time after boot into @when; the message, or NULL. */
-static const char *dmesg_prefix(const char *s, char *when, size_t len)
+/* "[ T123] " or "[  C1] " (CONFIG_PRINTK_CALLER) after the time: skipped. */
+static const char *caller_field(const char *s)
+{
+	const char *p = s + 1;
+
+	if (*s != '[')
+		return s;
+	while (*p == ' ')
+		p++;
+	if ((*p != 'T' && *p != 'C') || p[1] < '0' || p[1] > '9')
+		return s;
+	for (p++; *p >= '0' && *p <= '9'; p++)
+		;
+	return strncmp(p, "] ", 2) ? s : p + 2;
+}
+
+/* "[   12.345678] ": the time after boot into @when and @t; the message. */
+static const char *dmesg_prefix(const char *s, char *when, size_t len,
+				double *t)
 {
 	const char *p = s + 1, *dot, *end;
 
@@ -82,11 +102,13 @@ static const char *dmesg_prefix(const char *s, char *when, size_t len)
 	    end == dot + 1)
 		return NULL;
 	snprintf(when, len, "%.*s s after boot", (int)(end - p), p);
-	return end + 2;
+	*t = strtod(p, NULL);
+	return caller_field(end + 2);
 }
 
 /* "[Sat Dec  5 10:00:00 2026] ", dmesg -T */
-static const char *dmesg_t_prefix(const char *s, char *when, size_t len)
+static const char *dmesg_t_prefix(const char *s, char *when, size_t len,
+				  double *t)
 {
 	struct tm tm = { 0 };
 	const char *end;
@@ -97,14 +119,18 @@ static const char *dmesg_t_prefix(const char *s, char *when, size_t len)
 	if (end != s + 25)
 		return NULL;
 	snprintf(when, len, "%.24s", s + 1);
-	return s + 27;
+	*t = timegm(&tm);
+	return caller_field(s + 27);
 }
 
-/* "Dec 05 10:00:00 HOST kernel: ", journalctl -k; the host into @host. */
+/*
+ * "Dec 05 10:00:00 HOST kernel: ", journalctl -k.  Its host is the file's,
+ * as for dmesg: many hosts call themselves localhost.
+ */
 static const char *journal_prefix(const char *s, char *when, size_t len,
-				  char *host, size_t hostlen)
+				  double *t)
 {
-	struct tm tm = { 0 };
+	struct tm tm = { .tm_year = 70 };
 	const char *end = strptime(s, "%b %d %H:%M:%S ", &tm), *k;
 	size_t n;
 
@@ -112,27 +138,25 @@ static const char *journal_prefix(const char *s, char *when, size_t len,
 		return NULL;
 	n = strcspn(end, " ");
 	k = end + n;
-	if (!n || strncmp(k, " kernel: ", 9) || n >= hostlen)
+	if (!n || strncmp(k, " kernel: ", 9))
 		return NULL;
 	snprintf(when, len, "%.15s", s);
-	snprintf(host, hostlen, "%.*s", (int)n, end);
+	*t = timegm(&tm);	/* no year: enough to measure a window */
 	return k + 9;
 }
 
 static int text_line(struct reader *r, const char *line, bool *recognised)
 {
-	char when[64], host[128];
-	struct audit_record rec = { .host = r->host, .when = when };
+	char when[64];
+	struct audit_record rec = { .host = r->host, .when = when, .t = NAN };
 
-	rec.msg = dmesg_prefix(line, when, sizeof(when));
+	if (*line == '{')
+		return fail(r, "a JSON line in a text log: give each log in one form, journalctl -k -o json or text");
+	rec.msg = dmesg_prefix(line, when, sizeof(when), &rec.t);
 	if (!rec.msg)
-		rec.msg = dmesg_t_prefix(line, when, sizeof(when));
-	if (!rec.msg) {
-		rec.msg = journal_prefix(line, when, sizeof(when), host,
-					 sizeof(host));
-		if (rec.msg)
-			rec.host = host;
-	}
+		rec.msg = dmesg_t_prefix(line, when, sizeof(when), &rec.t);
+	if (!rec.msg)
+		rec.msg = journal_prefix(line, when, sizeof(when), &rec.t);
 	if (!rec.msg) {
 		if (strstr(line, "VFS: process '") ||
 		    strstr(line, "mnt_warn_cleared: "))
@@ -143,29 +167,48 @@ static int text_line(struct reader *r, const char *line, bool *recognised)
 	return deliver(r, &rec);
 }
 
-/* MESSAGE is a string, or an array of bytes where it is not UTF-8. */
-static int journal_message(struct reader *r, json_object *m, char *buf,
-			   size_t len)
+/*
+ * MESSAGE is a string, or an array of bytes where it is not UTF-8: a copy
+ * into *@msg, to be freed.
+ */
+static int journal_message(struct reader *r, json_object *m, char **msg)
 {
 	size_t i, n;
 
 	if (json_object_is_type(m, json_type_string)) {
-		snprintf(buf, len, "%s", json_object_get_string(m));
-		return 0;
+		*msg = strdup(json_object_get_string(m));
+		return *msg ? 0 : fail(r, "out of memory");
 	}
 	if (!json_object_is_type(m, json_type_array))
 		return fail(r, "MESSAGE is neither a string nor an array of bytes");
 	n = json_object_array_length(m);
-	if (n >= len)
-		n = len - 1;
+	*msg = malloc(n + 1);
+	if (!*msg)
+		return fail(r, "out of memory");
 	for (i = 0; i < n; i++) {
-		int b = json_object_get_int(json_object_array_get_idx(m, i));
+		json_object *b = json_object_array_get_idx(m, i);
+		int v = json_object_get_int(b);
 
-		if (b <= 0 || b > 255)
-			return fail(r, "MESSAGE holds a byte out of range");
-		buf[i] = b;
+		if (!json_object_is_type(b, json_type_int) || v <= 0 || v > 255)
+			return fail(r, "MESSAGE holds something other than a byte");
+		(*msg)[i] = v;
 	}
-	buf[n] = '\0';
+	(*msg)[n] = '\0';
+	return 0;
+}
+
+/* A field that must be a string where it is present: NULL if absent. */
+static int string_field(struct reader *r, json_object *o, const char *key,
+			const char **value)
+{
+	json_object *v;
+
+	*value = NULL;
+	if (!json_object_object_get_ex(o, key, &v))
+		return 0;
+	if (!json_object_is_type(v, json_type_string))
+		return fail(r, "%s is not a string: not journalctl's export", key);
+	*value = json_object_get_string(v);
 	return 0;
 }
 
@@ -173,8 +216,9 @@ static int json_line(struct reader *r, const char *line, bool *recognised)
 {
 	enum json_tokener_error jerr;
 	json_object *o = json_tokener_parse_verbose(line, &jerr), *v;
-	char when[64] = "", host[128], msg[4096];
-	struct audit_record rec = { .host = r->host, .when = when, .msg = msg };
+	const char *transport, *host, *stamp;
+	char when[64] = "", *msg = NULL;
+	struct audit_record rec = { .host = r->host, .when = when, .t = NAN };
 	int ret = 0;
 
 	if (!o || !json_object_is_type(o, json_type_object)) {
@@ -182,31 +226,38 @@ static int json_line(struct reader *r, const char *line, bool *recognised)
 			   o ? "another JSON value" : json_tokener_error_desc(jerr));
 		goto out;
 	}
-	if (json_object_object_get_ex(o, "_TRANSPORT", &v) &&
-	    strcmp(json_object_get_string(v), "kernel"))
+	if (string_field(r, o, "_TRANSPORT", &transport) ||
+	    string_field(r, o, "_HOSTNAME", &host) ||
+	    string_field(r, o, "__REALTIME_TIMESTAMP", &stamp)) {
+		ret = -1;
+		goto out;
+	}
+	if (transport && strcmp(transport, "kernel"))
 		goto out;	/* journalctl without -k: not the kernel's */
 	if (!json_object_object_get_ex(o, "MESSAGE", &v)) {
 		ret = fail(r, "a journal entry without MESSAGE");
 		goto out;
 	}
-	ret = journal_message(r, v, msg, sizeof(msg));
+	ret = journal_message(r, v, &msg);
 	if (ret)
 		goto out;
-	if (json_object_object_get_ex(o, "_HOSTNAME", &v)) {
-		snprintf(host, sizeof(host), "%s", json_object_get_string(v));
+	if (host)
 		rec.host = host;
-	}
-	if (json_object_object_get_ex(o, "__REALTIME_TIMESTAMP", &v)) {
-		long long us = strtoll(json_object_get_string(v), NULL, 10);
+	if (stamp) {
+		long long us = strtoll(stamp, NULL, 10);
 		time_t t = us / 1000000;
 		struct tm tm;
 
-		if (us > 0 && gmtime_r(&t, &tm))
+		if (us > 0 && gmtime_r(&t, &tm)) {
 			strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+			rec.t = us / 1e6;
+		}
 	}
+	rec.msg = msg;
 	*recognised = true;
 	ret = deliver(r, &rec);
 out:
+	free(msg);
 	json_object_put(o);
 	return ret;
 }
@@ -268,13 +319,19 @@ int audit_read_file(const char *path, const char *host, audit_record_fn *fn,
 		ret = fail(&r, "empty: a host's log holds at least its boot messages");
 		goto out;
 	}
+	if (buf[len - 1] != '\n') {
+		ret = fail(&r, "the last line has no line end: the log may have been cut short; give the whole of it");
+		goto out;
+	}
 	json = *line == '{';
 	for (line = buf; *line && !ret; line = next) {
-		next = line + strcspn(line, "\n");
+		size_t n = strcspn(line, "\n");
+
+		next = line + n;
 		if (*next)
 			*next++ = '\0';
-		if (next - line > 1 && next[-2] == '\r')
-			next[-2] = '\0';	/* a serial console's line end */
+		if (n && line[n - 1] == '\r')
+			line[n - 1] = '\0';	/* a serial console's line end */
 		r.line++;
 		if (json && *line)
 			ret = json_line(&r, line, &recognised);

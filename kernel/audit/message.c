@@ -9,9 +9,14 @@
  *   VFS: process 'COMM' (pid N) raised the proc and sysfs mount flags
  *        phase from OLD to NEW
  *   [Kernel ]Command line: ... proc_sysfs_mount_flags=PHASE ...
+ *   VFS: unknown proc_sysfs_mount_flags=X, keeping the PHASE phase
+ *   Unknown kernel command line parameters "... proc_sysfs_mount_flags=..."
+ *        (a kernel without the run-time phase: the parameter did nothing)
+ *   Linux version ...                                 (a boot starts)
  *
- * A message that starts as ours and does not end as ours is EV_MALFORMED:
- * a truncated line must not pass for a host that warned less.
+ * A message that starts as ours and does not end as ours, or holds ours
+ * after something else (a field this reader does not know), is
+ * EV_MALFORMED: such a line must not pass for a host that warned less.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +29,7 @@
 #define RAISE " raised the proc and sysfs mount flags phase from "
 #define SUPPRESSED "mnt_warn_cleared: "
 #define PARAM "proc_sysfs_mount_flags="
+#define UNKNOWN "VFS: unknown proc_sysfs_mount_flags="
 
 const char *const audit_phase_name[4] = { "legacy", "warn", "implicit", "enforce" };
 
@@ -159,6 +165,21 @@ static enum event_kind parse_suppressed(const char *p, struct audit_event *e)
 	return strcmp(end, " callbacks suppressed") ? EV_MALFORMED : EV_SUPPRESSED;
 }
 
+/* "X, keeping the PHASE phase": the kernel says which phase it keeps. */
+static enum event_kind parse_kept(const char *p, struct audit_event *e)
+{
+	const char *k = strstr(p, ", keeping the "), *end;
+
+	if (!k)
+		return EV_MALFORMED;
+	k += strlen(", keeping the ");
+	end = strstr(k, " phase");
+	if (!end || strcmp(end, " phase"))
+		return EV_MALFORMED;
+	e->phase = audit_phase_parse(k, end - k);
+	return e->phase == PH_UNKNOWN ? EV_MALFORMED : EV_CMDLINE;
+}
+
 /* The last proc_sysfs_mount_flags= of a command line wins, as in the kernel. */
 static enum event_kind parse_cmdline(const char *p, struct audit_event *e)
 {
@@ -192,6 +213,15 @@ struct audit_event audit_message(const char *msg)
 		e.kind = parse_cmdline(msg + 14, &e);
 	} else if (!strncmp(msg, "Kernel command line: ", 21)) {
 		e.kind = parse_cmdline(msg + 21, &e);
+	} else if (!strncmp(msg, UNKNOWN, strlen(UNKNOWN))) {
+		e.kind = parse_kept(msg + strlen(UNKNOWN), &e);
+	} else if (!strncmp(msg, "Unknown kernel command line parameters", 38)) {
+		if (strstr(msg, PARAM))
+			e.kind = EV_IGNORED;
+	} else if (!strncmp(msg, "Linux version ", 14)) {
+		e.kind = EV_BOOT;
+	} else if (strstr(msg, PROCESS) || strstr(msg, SUPPRESSED)) {
+		e.kind = EV_MALFORMED;	/* ours, after something else */
 	}
 	return e;
 }
