@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * psmf-audit [--json] [--phase PHASE] LOG|DIR...
+ * psmf-audit [--json] [--phase PHASE] [--] LOG|DIR...
  *
  * Reads kernel logs (dmesg, journalctl -k, journalctl -k -o json; a
  * directory holds one or more per host) and prints, per host, what the
@@ -21,7 +21,7 @@
 static int usage(const char *why)
 {
 	fprintf(stderr, "psmf-audit: %s\n"
-		"usage: psmf-audit [--json] [--phase legacy|warn|implicit|enforce] LOG|DIR...\n"
+		"usage: psmf-audit [--json] [--phase legacy|warn|implicit|enforce] [--] LOG|DIR...\n"
 		"  LOG: dmesg, journalctl -k or journalctl -k -o json output of a host\n"
 		"  DIR: such logs of many hosts (a text log's host is its file name)\n"
 		"  --phase: the phase the hosts run where their log does not show it\n",
@@ -29,14 +29,17 @@ static int usage(const char *why)
 	return 2;
 }
 
-/* The host of a text log: its file name without directory and extension. */
+/*
+ * The host of a text log: its file name without directory and last
+ * extension (web1.log, web1.json; app.a.log is host app.a).
+ */
 static void host_name(const char *path, char *buf, size_t len)
 {
 	const char *base = strrchr(path, '/');
 	char *dot;
 
 	snprintf(buf, len, "%s", base ? base + 1 : path);
-	dot = strchr(buf, '.');
+	dot = strrchr(buf, '.');
 	if (dot && dot != buf)
 		*dot = '\0';
 }
@@ -118,9 +121,14 @@ int main(int argc, char **argv)
 	int i, first, ret = 0;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--json")) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
-		} else if (!strcmp(argv[i], "--phase") && i + 1 < argc) {
+		} else if (!strcmp(argv[i], "--phase") && i + 1 == argc) {
+			return usage("--phase needs a phase");
+		} else if (!strcmp(argv[i], "--phase")) {
 			f.assumed = audit_phase_parse(argv[i + 1], strlen(argv[i + 1]));
 			if (f.assumed == PH_UNKNOWN)
 				return usage("--phase takes legacy, warn, implicit or enforce");
@@ -150,6 +158,11 @@ int main(int argc, char **argv)
 		fleet_judge(&f);
 		if (json ? report_json(&f) : (report_text(&f), 0))
 			ret = -1;
+		if (fflush(stdout) || ferror(stdout)) {
+			fprintf(stderr, "psmf-audit: cannot write the report: %s\n",
+				strerror(errno));
+			ret = -1;
+		}
 	}
 	fleet_free(&f);
 	return ret ? 1 : 0;

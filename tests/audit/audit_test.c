@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,11 @@ static void write_file(const char *path, const char *data, size_t len)
 	}
 }
 
+static void write_str(const char *path, const char *data)
+{
+	write_file(path, data, strlen(data));
+}
+
 /* The fleet's verdict in text output, "" if none. */
 static const char *fleet_verdict(const char *out)
 {
@@ -139,35 +145,38 @@ static char *convert(const char *name, enum form form, const char *host,
 {
 	static char path[512];
 	FILE *in = fopen(path_of(fixtures, name), "r");
-	char line[4096], *buf = NULL;
+	char line[4096], stamp[32], *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	int i = 0;
 
 	while (in && fgets(line, sizeof(line), in)) {
 		char *msg = strchr(line, ']');
+		long t;
 		json_object *o;
 
 		line[strcspn(line, "\r\n")] = '\0';
 		if (line[0] != '[' || !msg || msg[1] != ' ')
 			continue;
 		msg += 2;
-		i++;
+		/* 10:00:00 on 5 December 2026, plus the time after boot */
+		t = 1796464800 + (long)strtod(line + 1, NULL);
 		switch (form) {
 		case DMESG_T:
-			fprintf(out, "[Sat Dec  5 10:%02d:%02d 2026] %s\n",
-				i / 60 % 60, i % 60, msg);
+			fprintf(out, "[Sat Dec  5 10:%02ld:%02ld 2026] %s\n",
+				t / 60 % 60, t % 60, msg);
 			break;
 		case JOURNAL_SHORT:
-			fprintf(out, "Dec 05 10:%02d:%02d %s kernel: %s\n",
-				i / 60 % 60, i % 60, host, msg);
+			fprintf(out, "Dec 05 10:%02ld:%02ld %s kernel: %s\n",
+				t / 60 % 60, t % 60, host, msg);
 			break;
 		case JOURNAL_JSON:
+			snprintf(stamp, sizeof(stamp), "%ld%06ld", t,
+				 (long)(1e6 * strtod(strchr(line, '.'), NULL)));
 			o = json_object_new_object();
 			json_object_object_add(o, "_TRANSPORT", json_object_new_string("kernel"));
 			json_object_object_add(o, "_HOSTNAME", json_object_new_string(host));
 			json_object_object_add(o, "__REALTIME_TIMESTAMP",
-					       json_object_new_string("1796464800000000"));
+					       json_object_new_string(stamp));
 			json_object_object_add(o, "MESSAGE", json_object_new_string(msg));
 			fprintf(out, "%s\n", json_object_to_json_string_ext(o,
 				JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -217,8 +226,8 @@ static void fixture_verdicts(void)
 	   "the matrix under warn (mount_setattr() clears, refused by implicit): not-ready (status %d, verdict '%s')",
 	   r->status, fleet_verdict(r->out));
 	ok(strstr(r->out, "lines lost to the rate limit: 30") &&
-	   strstr(r->out, "raised to enforce"),
-	   "it counts the 30 lines the rate limit dropped and the kselftest's raise");
+	   strstr(r->out, "while it ran warn"),
+	   "it counts the 30 lines the rate limit dropped, and judges the warn period before the kselftest's raise");
 }
 
 static void same_in_every_form(void)
@@ -247,6 +256,32 @@ static void same_in_every_form(void)
 	   "journalctl -k -o json: the host is the entries' _HOSTNAME");
 }
 
+/* Host @name lost @lost lines; its offences' counts add up to its warnings. */
+static bool json_host_sums(json_object *h, const char *name, long lost)
+{
+	json_object *v, *offences;
+	long sum = 0;
+	size_t i;
+
+	if (!h || !json_object_object_get_ex(h, "host", &v) ||
+	    strcmp(json_object_get_string(v), name) ||
+	    !json_object_object_get_ex(h, "lines_lost", &v) ||
+	    json_object_get_int64(v) != lost ||
+	    !json_object_object_get_ex(h, "offences", &offences))
+		return false;
+	for (i = 0; i < json_object_array_length(offences); i++) {
+		json_object *c, *off = json_object_array_get_idx(offences, i);
+
+		if (!json_object_object_get_ex(off, "count", &c) ||
+		    !json_object_object_get_ex(off, "flags", &v) ||
+		    !json_object_array_length(v))
+			return false;
+		sum += json_object_get_int64(c);
+	}
+	return json_object_object_get_ex(h, "warnings", &v) && sum > 0 &&
+	       sum == json_object_get_int64(v);
+}
+
 static void fleet(void)
 {
 	char dir[256];
@@ -258,12 +293,12 @@ static void fleet(void)
 	rename(convert("userspace-warn-6.1.log", JOURNAL_SHORT, "web1", 0),
 	       path_of(dir, "web1.log"));
 	rename(convert("matrix-warn-6.1.log", JOURNAL_JSON, "db1", 0),
-	       path_of(dir, "db1.json"));
+	       path_of(dir, "export-0001.json"));
 	r = run((const char *[]){ dir, NULL });
 	ok(r->status == 0 && strstr(r->out, "host db1: not-ready") &&
 	   strstr(r->out, "host web1: ready-for-implicit") &&
 	   !strcmp(fleet_verdict(r->out), "not-ready"),
-	   "a directory of two hosts: each judged, the fleet as its least ready host ('%s')",
+	   "a directory of two hosts (a text log named by its file, an export by its _HOSTNAME): each judged, the fleet as its least ready host ('%s')",
 	   fleet_verdict(r->out));
 	r = run((const char *[]){ "--json", dir, NULL });
 	o = json_tokener_parse(r->out);
@@ -273,7 +308,84 @@ static void fleet(void)
 	   json_object_object_get_ex(o, "hosts", &v) &&
 	   json_object_array_length(v) == 2,
 	   "--json: the same verdict, one object per host");
+	ok(o && json_host_sums(json_object_array_get_idx(v, 0), "db1", 30),
+	   "--json: db1's lost lines, and offences that add up to its warnings");
 	json_object_put(o);
+}
+
+#define W(t, comm, op, fs) "[" t "] VFS: process '" comm "' (pid 47) clears nosuid,nodev,noexec in " op " of " fs "; the enforce phase will refuse this with EPERM\n"
+#define BOOT(phase) "[    0.000000] Linux version 6.1.0\n[    0.000000] Command line: console=ttyS0 proc_sysfs_mount_flags=" phase "\n"
+
+/* The verdict on a hand-made log @text, with --phase @phase or none. */
+static const char *verdict_on(const char *name, const char *text,
+			      const char *phase)
+{
+	char *p = path_of(tmp, name);
+	struct run *r;
+
+	write_str(p, text);
+	r = phase ? run((const char *[]){ "--phase", phase, p, NULL }) :
+		    run((const char *[]){ p, NULL });
+	return r->status ? "error" : fleet_verdict(r->out);
+}
+
+/* Logs where an easy reading gives too good a verdict. */
+static void cautious(void)
+{
+	static const char *const ten_in_a_second =
+		BOOT("warn")
+		W("    5.000000", "a", "mount", "proc") W("    5.100000", "a", "mount", "proc")
+		W("    5.200000", "a", "mount", "proc") W("    5.300000", "a", "mount", "proc")
+		W("    5.400000", "a", "mount", "proc") W("    5.500000", "a", "mount", "proc")
+		W("    5.600000", "a", "mount", "proc") W("    5.700000", "a", "mount", "proc")
+		W("    5.800000", "a", "mount", "proc") W("    5.900000", "a", "mount", "proc");
+	static const char *const ten_in_ten_seconds =
+		BOOT("warn")
+		W("    5.000000", "a", "mount", "proc") W("    6.000000", "a", "mount", "proc")
+		W("    7.000000", "a", "mount", "proc") W("    8.000000", "a", "mount", "proc")
+		W("    9.000000", "a", "mount", "proc") W("   10.000000", "a", "mount", "proc")
+		W("   11.000000", "a", "mount", "proc") W("   12.000000", "a", "mount", "proc")
+		W("   13.000000", "a", "mount", "proc") W("   14.000000", "a", "mount", "proc");
+	const char *v;
+
+	v = verdict_on("caller.log",
+		       "[    0.000000] [    T0] Linux version 6.1.0\n"
+		       "[    0.000000] [    T0] Command line: proc_sysfs_mount_flags=warn\n"
+		       "[    5.000000] [  T123] VFS: process 'lxc-start' (pid 47) clears nosuid,nodev,noexec in mount of sysfs; the enforce phase will refuse this with EPERM\n",
+		       NULL);
+	ok(!strcmp(v, "ready-for-implicit"),
+	   "dmesg with the caller field (CONFIG_PRINTK_CALLER): the warning counts ('%s')", v);
+	v = verdict_on("ignored.log",
+		       BOOT("warn")
+		       "[    0.100000] Unknown kernel command line parameters \"proc_sysfs_mount_flags=warn\", will be passed to user space.\n",
+		       NULL);
+	ok(!strcmp(v, "unknown"),
+	   "a kernel that ignored proc_sysfs_mount_flags=warn: unknown ('%s')", v);
+	v = verdict_on("kept.log",
+		       "[    0.000000] Linux version 6.1.0\n"
+		       "[    0.000000] VFS: unknown proc_sysfs_mount_flags=strict, keeping the warn phase\n",
+		       "legacy");
+	ok(!strcmp(v, "ready-for-enforce"),
+	   "the kernel's own word on the phase it keeps wins over --phase ('%s')", v);
+	v = verdict_on("boots.log", BOOT("enforce") "[    0.000000] Linux version 6.1.0\n",
+		       "legacy");
+	ok(!strcmp(v, "unknown"),
+	   "two boots, the first in enforce, the last in legacy (--phase): judged by the last ('%s')", v);
+	v = verdict_on("raise.log",
+		       BOOT("warn")
+		       "[    1.000000] VFS: process 'sysctl' (pid 9) raised the proc and sysfs mount flags phase from warn to implicit\n",
+		       NULL);
+	ok(!strcmp(v, "unknown"),
+	   "a second of warn, then a raise to implicit, which logs nothing: unknown ('%s')", v);
+	v = verdict_on("burst.log", ten_in_a_second, NULL);
+	ok(!strcmp(v, "unknown"),
+	   "10 warnings in a second and nothing after: lines may be lost unreported ('%s')", v);
+	v = verdict_on("spread.log", ten_in_ten_seconds, NULL);
+	ok(!strcmp(v, "ready-for-implicit"),
+	   "10 warnings in 10 seconds: nothing lost, ready for implicit ('%s')", v);
+	v = verdict_on("nophase.log", "[    0.000000] Linux version 6.1.0\n", NULL);
+	ok(!strcmp(v, "unknown"),
+	   "no phase in the log and no --phase: unknown ('%s')", v);
 }
 
 /* Bad input: status 1, @why on stderr, nothing on stdout. */
@@ -290,19 +402,29 @@ static void bad_input(void)
 {
 	static const char warning[] =
 		"[    2.711809] VFS: process 'lxc-start' (pid 47) clears nosuid,nodev,noexec in remount of proc; the enforce phase will refuse this with EPERM\n";
-	char *p, sub[600];
+	char *p, sub[600], cut[256];
 	struct run *r;
 
 	refused("a truncated journal export",
 		convert("matrix-warn-6.1.log", JOURNAL_JSON, "h", 20),
-		"not a JSON object");
+		"cut short");
+	write_str(p = path_of(tmp, "broken.json"),
+		  "{\"MESSAGE\":\"Linux version 6.1\"}\n{\"MESSAGE\":\"VFS: pro\n{}\n");
+	refused("a journal line cut in the middle", p, "not a JSON object");
+	write_str(p = path_of(tmp, "null.json"),
+		  "{\"_TRANSPORT\":null,\"MESSAGE\":\"x\"}\n");
+	refused("a null field in a journal export", p, "not a string");
+	write_str(p = path_of(tmp, "mixed.log"),
+		  "[    1.000000] Linux version 6.1\n{\"MESSAGE\":\"x\"}\n");
+	refused("a JSON line in a text log", p, "a JSON line in a text log");
 	write_file(p = path_of(tmp, "binary"), "\x7f" "ELF\0\0\1", 7);
 	refused("a binary file", p, "binary file");
 	write_file(p = path_of(tmp, "empty"), "", 0);
 	refused("an empty file", p, "empty");
 	write_file(p = path_of(tmp, "foreign.csv"), "host,count\nweb1,3\n", 18);
 	refused("a CSV file", p, "not a kernel log");
-	write_file(p = path_of(tmp, "cut.log"), warning, sizeof(warning) - 30);
+	snprintf(cut, sizeof(cut), "%.*s\n", (int)sizeof(warning) - 30, warning);
+	write_file(p = path_of(tmp, "cut.log"), cut, strlen(cut));
 	refused("a warning cut short", p, "truncated or altered");
 	write_file(p = path_of(tmp, "bare.log"), warning + 15, sizeof(warning) - 16);
 	refused("a warning without dmesg's time", p, "without the time");
@@ -375,6 +497,7 @@ int main(int argc, char **argv)
 	fixture_verdicts();
 	same_in_every_form();
 	fleet();
+	cautious();
 	bad_input();
 	every_truncation();
 	printf("1..%d\n", n);
