@@ -344,47 +344,53 @@ static const char *ten_warnings(char *buf, size_t len, double step)
 /* Logs where an easy reading gives too good a verdict. */
 static void cautious(void)
 {
+	static const struct {
+		const char *name, *log, *phase, *want, *what;
+	} cases[] = {
+		{ "caller.log",
+		  "[    0.000000] [    T0] Linux version 6.1.0\n"
+		  "[    0.000000] [    T0] Command line: proc_sysfs_mount_flags=warn\n"
+		  "[    5.000000] [  T123] VFS: process 'lxc-start' (pid 47) clears nosuid,nodev,noexec in mount of sysfs; the enforce phase will refuse this with EPERM\n",
+		  NULL, "ready-for-implicit",
+		  "dmesg with the caller field (CONFIG_PRINTK_CALLER): the warning counts" },
+		{ "ignored.log",
+		  BOOT("warn")
+		  "[    0.100000] Unknown kernel command line parameters \"proc_sysfs_mount_flags=warn\", will be passed to user space.\n",
+		  NULL, "unknown",
+		  "a kernel that ignored proc_sysfs_mount_flags=warn" },
+		{ "kept.log",
+		  "[    0.000000] Linux version 6.1.0\n"
+		  "[    0.000000] VFS: unknown proc_sysfs_mount_flags=strict, keeping the warn phase\n",
+		  "legacy", "ready-for-enforce",
+		  "the kernel's own word on the phase it keeps wins over --phase" },
+		{ "boots.log", BOOT("enforce") "[    0.000000] Linux version 6.1.0\n",
+		  "legacy", "unknown",
+		  "two boots, the first in enforce, the last in legacy (--phase): judged by the last" },
+		{ "raise.log",
+		  BOOT("warn")
+		  "[    1.000000] VFS: process 'sysctl' (pid 9) raised the proc and sysfs mount flags phase from warn to implicit\n",
+		  NULL, "unknown",
+		  "a second of warn, then a raise to implicit, which logs nothing" },
+		{ "burst.log", NULL, NULL, "unknown",
+		  "10 warnings in a second and nothing after: lines may be lost unreported" },
+		{ "spread.log", NULL, NULL, "ready-for-implicit",
+		  "10 warnings in 10 seconds: nothing lost" },
+		{ "nophase.log", "[    0.000000] Linux version 6.1.0\n", NULL, "unknown",
+		  "no phase in the log and no --phase" },
+	};
 	char ten[2048];
-	const char *v;
+	size_t i;
 
-	v = verdict_on("caller.log",
-		       "[    0.000000] [    T0] Linux version 6.1.0\n"
-		       "[    0.000000] [    T0] Command line: proc_sysfs_mount_flags=warn\n"
-		       "[    5.000000] [  T123] VFS: process 'lxc-start' (pid 47) clears nosuid,nodev,noexec in mount of sysfs; the enforce phase will refuse this with EPERM\n",
-		       NULL);
-	ok(!strcmp(v, "ready-for-implicit"),
-	   "dmesg with the caller field (CONFIG_PRINTK_CALLER): the warning counts ('%s')", v);
-	v = verdict_on("ignored.log",
-		       BOOT("warn")
-		       "[    0.100000] Unknown kernel command line parameters \"proc_sysfs_mount_flags=warn\", will be passed to user space.\n",
-		       NULL);
-	ok(!strcmp(v, "unknown"),
-	   "a kernel that ignored proc_sysfs_mount_flags=warn: unknown ('%s')", v);
-	v = verdict_on("kept.log",
-		       "[    0.000000] Linux version 6.1.0\n"
-		       "[    0.000000] VFS: unknown proc_sysfs_mount_flags=strict, keeping the warn phase\n",
-		       "legacy");
-	ok(!strcmp(v, "ready-for-enforce"),
-	   "the kernel's own word on the phase it keeps wins over --phase ('%s')", v);
-	v = verdict_on("boots.log", BOOT("enforce") "[    0.000000] Linux version 6.1.0\n",
-		       "legacy");
-	ok(!strcmp(v, "unknown"),
-	   "two boots, the first in enforce, the last in legacy (--phase): judged by the last ('%s')", v);
-	v = verdict_on("raise.log",
-		       BOOT("warn")
-		       "[    1.000000] VFS: process 'sysctl' (pid 9) raised the proc and sysfs mount flags phase from warn to implicit\n",
-		       NULL);
-	ok(!strcmp(v, "unknown"),
-	   "a second of warn, then a raise to implicit, which logs nothing: unknown ('%s')", v);
-	v = verdict_on("burst.log", ten_warnings(ten, sizeof(ten), 0.1), NULL);
-	ok(!strcmp(v, "unknown"),
-	   "10 warnings in a second and nothing after: lines may be lost unreported ('%s')", v);
-	v = verdict_on("spread.log", ten_warnings(ten, sizeof(ten), 1.0), NULL);
-	ok(!strcmp(v, "ready-for-implicit"),
-	   "10 warnings in 10 seconds: nothing lost, ready for implicit ('%s')", v);
-	v = verdict_on("nophase.log", "[    0.000000] Linux version 6.1.0\n", NULL);
-	ok(!strcmp(v, "unknown"),
-	   "no phase in the log and no --phase: unknown ('%s')", v);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *log = cases[i].log, *v;
+
+		if (!log)	/* the two runs of ten warnings */
+			log = ten_warnings(ten, sizeof(ten),
+					   strcmp(cases[i].name, "burst.log") ? 1.0 : 0.1);
+		v = verdict_on(cases[i].name, log, cases[i].phase);
+		ok(!strcmp(v, cases[i].want), "%s: %s ('%s')", cases[i].what,
+		   cases[i].want, v);
+	}
 }
 
 /* Bad input: status 1, @why on stderr, nothing on stdout. */
