@@ -88,7 +88,7 @@ struct host {
 	/* The phase of its last boot, at the end of its log. */
 	enum audit_phase phase;
 	bool phase_from_log, phase_from_cmdline;
-	unsigned long boots, records, warnings, setattr_warnings, lost;
+	unsigned long records, warnings, setattr_warnings, lost;
 	/* The last warnings of the last boot, for a burst nobody reported. */
 	double recent[RATELIMIT_BURST];
 	int nrecent;
@@ -119,6 +119,8 @@ void fleet_free(struct fleet *f);
 void report_text(const struct fleet *f);
 int report_json(const struct fleet *f);
 
+/* The names of AF_NOSUID, AF_NODEV, AF_NOEXEC, by bit. */
+extern const char *const audit_flag_name[3];
 /* "nosuid,nodev" for AF_* @flags, into @buf. */
 const char *audit_flag_names(unsigned int flags, char *buf, size_t len);
 

@@ -85,7 +85,6 @@ static void printable(char *s)
 
 static void new_boot(struct host *h)
 {
-	h->boots++;
 	h->phase = PH_UNKNOWN;
 	h->phase_from_log = h->phase_from_cmdline = false;
 	h->nrecent = 0;

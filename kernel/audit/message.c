@@ -44,7 +44,7 @@ enum audit_phase audit_phase_parse(const char *s, size_t len)
 	return PH_UNKNOWN;
 }
 
-static const char *const flag_name[] = { "nosuid", "nodev", "noexec" };
+const char *const audit_flag_name[3] = { "nosuid", "nodev", "noexec" };
 
 const char *audit_flag_names(unsigned int flags, char *buf, size_t len)
 {
@@ -54,7 +54,7 @@ const char *audit_flag_names(unsigned int flags, char *buf, size_t len)
 	for (i = 0; i < 3; i++)
 		if (flags & (1u << i))
 			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
-				 buf[0] ? "," : "", flag_name[i]);
+				 buf[0] ? "," : "", audit_flag_name[i]);
 	return buf;
 }
 
@@ -70,8 +70,8 @@ static unsigned int parse_flags(const char *s, size_t len)
 		if (n > len)
 			n = len;
 		for (i = 0; i < 3; i++)
-			if (strlen(flag_name[i]) == n &&
-			    !strncmp(s, flag_name[i], n))
+			if (strlen(audit_flag_name[i]) == n &&
+			    !strncmp(s, audit_flag_name[i], n))
 				break;
 		if (i == 3 || (flags & (1u << i)))
 			return 0;

@@ -46,7 +46,6 @@ static json_object *reasons_json(const char (*reasons)[160], int n)
 static json_object *offence_json(const struct offence *o)
 {
 	json_object *j = json_object_new_object(), *fl;
-	static const char *const names[] = { "nosuid", "nodev", "noexec" };
 	int b;
 
 	json_object_object_add(j, "program", json_object_new_string(o->program));
@@ -55,7 +54,7 @@ static json_object *offence_json(const struct offence *o)
 	fl = json_object_new_array();
 	for (b = 0; b < 3; b++)
 		if (o->flags & (1u << b))
-			json_object_array_add(fl, json_object_new_string(names[b]));
+			json_object_array_add(fl, json_object_new_string(audit_flag_name[b]));
 	json_object_object_add(j, "flags", fl);
 	json_object_object_add(j, "count", json_object_new_int64(o->count));
 	json_object_object_add(j, "first_seen", json_object_new_string(o->first));
