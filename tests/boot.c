@@ -122,8 +122,8 @@ int cmd_boot(const struct opts *o)
 		fprintf(f, "host wall_ms=%ld\n", now_ms() - start);
 		fclose(f);
 	}
-	printf("# %s: guest ran %.1f s under %s\n", o->tag ? o->tag : o->mode,
-	       (now_ms() - start) / 1000.0, o->accel);
+	tap_figure("%s: guest ran %.1f s under %s", o->tag ? o->tag : o->mode,
+		   (now_ms() - start) / 1000.0, o->accel);
 	judge_variant(o, &spec, mode, results, console);
 	if (!access(alone_con, F_OK))
 		check_splats_in(alone_con, "the boots of their own");

@@ -180,8 +180,8 @@ int cmd_cross(const struct opts *o)
 	tap(!report_write(&m, o->dir), "reports written: %s/matrix.md, matrix.html, matrix.json",
 	    o->dir);
 	for (j = 0; j < MAX_MODES; j++) {
-		printf("# %s: guest ran %.1f s\n", all_modes[j],
-		       runs[j].wall_ms / 1000.0);
+		tap_figure("%s: guest ran %.1f s", all_modes[j],
+			   runs[j].wall_ms / 1000.0);
 		run_free(&runs[j]);
 		run_free(&tools[j]);
 		for (i = 0; i < MAX_MODES; i++)

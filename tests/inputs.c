@@ -55,6 +55,31 @@ bool load_matrix(const struct opts *o, struct spec *spec, struct run *runs,
 }
 
 /*
+ * The boot overrides' matrix runs that were given ("warn-as-enforce=PATH")
+ * into @told and m->told; returns how many of those given are missing.
+ */
+int load_told_runs(const struct opts *o, struct run told[][MAX_MODES],
+		   struct matrix *m)
+{
+	char name[64];
+	int b, t, n = 0;
+
+	for (b = 0; b < MAX_MODES; b++)
+		for (t = 0; t < MAX_MODES; t++) {
+			const char *path = o->in.told[b][t];
+
+			if (!path)
+				continue;
+			snprintf(name, sizeof(name), "%s-as-%s", all_modes[b], all_modes[t]);
+			if (run_load(path, &told[b][t]) || !told[b][t].n)
+				n += missing(name, path, "override");
+			else
+				m->told[b][t] = &told[b][t];
+		}
+	return n;
+}
+
+/*
  * The userspace suite's runs into @runs and m->tools (all or none);
  * returns how many are missing.
  */

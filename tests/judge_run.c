@@ -98,9 +98,9 @@ static void check_exhaustive(const struct run *run, int mode)
 			       m.err ? m.err : "0", m.err ? "" : exp);
 		}
 	}
-	printf("# exhaustive %s: %d cases, %d agreements, %d disagreements, %.1f s\n",
-	       all_modes[mode], run->n_x, agree, run->n_x - agree,
-	       run->x_ms / 1000.0);
+	tap_figure("exhaustive %s: %d cases, %d agreements, %d disagreements, %.1f s",
+		   all_modes[mode], run->n_x, agree, run->n_x - agree,
+		   run->x_ms / 1000.0);
 	tap(run->x_ms >= 0 && run->n_x == want,
 	    "exhaustive %s: all %d combinations ran (%d)", all_modes[mode],
 	    want, run->n_x);
@@ -157,9 +157,9 @@ static void check_stress(const struct run *run, int mode, bool faults)
 			       c->fs, c->op, req, c->ret, c->n);
 		}
 	}
-	printf("# stress %s: %ld operations in %.1f s, %.0f ops/s, %ld disagreements\n",
-	       all_modes[mode], total, run->s_ms / 1000.0,
-	       run->s_ms > 0 ? total * 1000.0 / run->s_ms : 0.0, total - agree);
+	tap_figure("stress %s: %ld operations in %.1f s, %.0f ops/s, %ld disagreements",
+		   all_modes[mode], total, run->s_ms / 1000.0,
+		   run->s_ms > 0 ? total * 1000.0 / run->s_ms : 0.0, total - agree);
 	tap(run->s_ms >= 0 && !run->s_failed && total > 0 && total == run->s_ops,
 	    "stress %s: every worker finished and reported (%ld operations)",
 	    all_modes[mode], total);
@@ -167,10 +167,13 @@ static void check_stress(const struct run *run, int mode, bool faults)
 	    "stress %s: %ld operations, %ld disagreements with the model, %.0f ops/s",
 	    all_modes[mode], total, total - agree,
 	    run->s_ms > 0 ? total * 1000.0 / run->s_ms : 0.0);
-	if (faults)
+	if (faults) {
 		tap(injected > 0,
 		    "stress %s: %ld operations failed by injected failures, each with ENOMEM and nothing changed",
 		    all_modes[mode], injected);
+		tap_figure("stress %s: %ld operations failed by injection",
+			   all_modes[mode], injected);
+	}
 	check_sampled_warnings("stress", mode, run->s_warnings, run->s_ms);
 }
 
@@ -276,6 +279,8 @@ static void check_faults(const char *results, const struct run *run,
 		fclose(f);
 	tap(run->leaks == 0, "kmemleak: %d unreferenced objects after the run",
 	    run->leaks);
+	tap_figure("faults: %ld slab and %ld page allocation failures injected, kmemleak %d objects",
+		   run->slab_hits, run->page_hits, run->leaks);
 }
 
 /*
@@ -305,13 +310,19 @@ static void check_sequences(const struct opts *o, const char *results,
 	    all_modes[mode], t.ops, t.disagreements,
 	    t.ms ? t.records * 1000.0 / t.ms : 0.0, t.open_ops, t.max_trees,
 	    t.unmodelled);
+	tap_figure("sequences %s: %d sequences, %ld operations, %ld checked on the model, %d disagreements, %.0f operations/s",
+		   all_modes[mode], t.seqs, t.records, t.ops, t.disagreements,
+		   t.ms ? t.records * 1000.0 / t.ms : 0.0);
 	/* Shrink the first, unless the run injected faults (not replayed). */
 	if (t.n_kept && !o->faults && o->kernel && o->initrd && o->dir)
 		seq_shrink(o, mode, SEQ_TRUE, &t.kept[0]);
-	if (o->faults)
+	if (o->faults) {
 		tap(t.injected > 0,
 		    "sequences %s: %ld operations failed by injected failures, each with ENOMEM and no mount's flags changed",
 		    all_modes[mode], t.injected);
+		tap_figure("sequences %s: %ld operations failed by injection",
+			   all_modes[mode], t.injected);
+	}
 }
 
 /*

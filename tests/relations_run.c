@@ -289,6 +289,8 @@ void tally_tap(const struct tally *t, int n)
 		    "%s: %ld operations in %d sequences compared, %d violations, %ld %s, %ld refusals the rate limit may hide",
 		    t[r].name, t[r].ops, t[r].seqs, t[r].violations,
 		    t[r].named, t[r].stopped, t[r].hidden);
+		tap_figure("%s: %ld operations compared, %d violations",
+			   t[r].name, t[r].ops, t[r].violations);
 		/* On stderr too: a test log keeps it where TAP drops it. */
 		for (i = 0; i < t[r].violations && i < RKEEP; i++) {
 			printf("# %s\n", t[r].kept[i]);

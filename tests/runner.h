@@ -56,6 +56,8 @@ int load_runs(const struct opts *o, struct run *runs, struct matrix *m);
 bool load_matrix(const struct opts *o, struct spec *spec, struct run *runs,
 		 struct matrix *m);
 int load_tool_runs(const struct opts *o, struct run *runs, struct matrix *m);
+int load_told_runs(const struct opts *o, struct run told[][MAX_MODES],
+		   struct matrix *m);
 int parse_input(const char *arg, struct inputs *in);
 
 /* judge_run.c: judge one run's results and console against the spec */

@@ -167,8 +167,9 @@ for p in $patches; do
 		status=1
 		echo "not ok $i - $p: ${what#; }"
 	else
-		echo "ok $i - $p: ${what#; } ($(($(date +%s) - start)) s)"
+		echo "ok $i - $p: ${what#; }"
 	fi
+	echo "# figure: $p: $(($(date +%s) - start)) s"
 	cat "$tmp/diag" 2>/dev/null || true
 	rm -f "$tmp/diag"
 done

@@ -241,6 +241,8 @@ void seq_shrink(const struct opts *o, int phase, int mutation,
 	tap(r >= 0 && sh.best.n <= SHORT,
 	    "shrink %s: %d operations shrunk to %d (at most %d) in %d boots",
 	    o->mode, first->n, sh.best.n, SHORT, sh.boots);
+	tap_figure("shrink %s: %d operations shrunk to %d in %d boots",
+		   o->mode, first->n, sh.best.n, sh.boots);
 	if (r >= 0)
 		confirm(&sh);
 }

@@ -27,6 +27,18 @@ void tap(bool ok, const char *fmt, ...)
 	fflush(stdout);
 }
 
+void tap_figure(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# figure: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
 void tap_case(const char *def, const char *id, bool pass, const char *what)
 {
 	if (hook)

@@ -7,6 +7,11 @@
 
 /* One numbered test line; the plan is printed at the end. */
 void tap(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * A figure the test measured, as a TAP comment "# figure: ...": the run's
+ * figures file (tests/figures/) collects them.
+ */
+void tap_figure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print the plan; returns the exit status: 1 if any line failed. */
 int tap_end(void);
 

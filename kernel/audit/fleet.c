@@ -13,6 +13,7 @@
  *   - a line the rate limit dropped may have been any operation, and
  *     the kernel reports dropped lines only at the next warning.
  */
+#define _GNU_SOURCE
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -13,6 +13,7 @@
  * parse (a truncated export), and a message of the series outside these
  * forms.  The verdicts are only as good as the lines read.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>

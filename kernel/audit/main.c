@@ -9,6 +9,7 @@
  * with the reasons; then the fleet's.  Exit status: 0 when every log was
  * read, 1 on bad input (nothing judged), 2 on a usage error.
  */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>

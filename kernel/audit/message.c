@@ -18,6 +18,7 @@
  * after something else (a field this reader does not know), is
  * EV_MALFORMED: such a line must not pass for a host that warned less.
  */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The fleet's verdicts as text for a person, or as JSON for a program. */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <json-c/json.h>
 

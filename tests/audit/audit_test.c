@@ -22,6 +22,7 @@
  * its least ready host.  Bad input: exit status 1, a message naming the
  * cause, nothing on stdout.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * figures, from outside: the program is run on hand-made build
+ * directories (meson's test log and options) and its file judged.
+ *
+ * usage: figures_test FIGURES
+ *
+ * What a good log gives: every test a row, sorted by name, with its
+ * suites; the counts of results add up to the rows; each test's figures
+ * under its name, and no heading for a test without any; the main job's
+ * time sums exactly the tests of its suites (matched by whole name).
+ * Bad input: exit status 1, a message naming the cause, and the output
+ * file as it was (never half-written, no temporary left).
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *figures;
+static char dir[] = "/tmp/figures-test.XXXXXX";
+static char out_path[4200], err_path[4200];
+static int n, failed;
+
+static void ok(bool pass, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", pass ? "" : "not ", ++n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	failed += !pass;
+}
+
+static void put(const char *name, const char *text)
+{
+	char path[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[65536];
+	FILE *f = fopen(path, "r");
+	size_t len = 0;
+
+	buf[0] = 0;
+	if (f) {
+		len = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[len] = 0;
+	return buf;
+}
+
+/* Run figures on the directory; its exit status, stderr in err_path. */
+static int run(const char *build_seconds)
+{
+	char cmd[16384];
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "'%s' '%s' abc1234 2026-01-02 %s 20 '%s' 2>'%s'",
+		 figures, dir, build_seconds, out_path, err_path);
+	status = system(cmd);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+#define OPTIONS "[" \
+	"{\"name\": \"trees\", \"value\": [\"6.1\", \"6.12\"]}," \
+	"{\"name\": \"modes\", \"value\": [\"all\"]}," \
+	"{\"name\": \"accel\", \"value\": \"tcg\"}," \
+	"{\"name\": \"extended_trees\", \"value\": [\"6.1\"]}," \
+	"{\"name\": \"debug_trees\", \"value\": [\"none\"]}," \
+	"{\"name\": \"sequence_trees\", \"value\": [\"6.1\"]}," \
+	"{\"name\": \"seq_ops\", \"value\": 50000}]\n"
+
+#define TEST(name, result, secs, out) \
+	"{\"name\": \"p:" name "\", \"result\": \"" result "\", " \
+	"\"duration\": " secs ", \"stdout\": \"" out "\"}\n"
+
+static const char good_log[] =
+	TEST("6.1+warn+matrix / 6.1-warn", "OK", "12.4",
+	     "TAP version 13\\n# figure: warn: guest ran 11.0 s under tcg\\nok 1 - x\\n")
+	TEST("unit / host-unit", "OK", "0.4", "ok 1 - y\\n")
+	TEST("6.1+userspace / 6.1-userspace-warn", "FAIL", "30.0",
+	     "# figure: a\\n# not a figure\\n# figure: b\\n")
+	TEST("6.1+matrixx / 6.1-other", "SKIP", "100.0", "");
+
+static void good(void)
+{
+	const char *s;
+
+	ok(run("1334") == 0, "a good log: exit 0 (%s)", slurp(err_path));
+	s = slurp(out_path);
+	ok(strstr(s, "| results | 2 passed, 1 failed, 1 skipped |") != NULL,
+	   "the results add up to the four rows");
+	ok(strstr(s, "| 6.1-warn | 6.1 warn matrix | OK | 12 |") != NULL,
+	   "a row: name, suites, result, seconds");
+	ok(strstr(s, "| 6.1-other |") < strstr(s, "| 6.1-userspace-warn |") &&
+	   strstr(s, "| 6.1-userspace-warn |") < strstr(s, "| 6.1-warn |") &&
+	   strstr(s, "| 6.1-warn |") < strstr(s, "| host-unit |"),
+	   "rows sorted by name");
+	ok(strstr(s, "### 6.1-warn\n\n- warn: guest ran 11.0 s under tcg\n") != NULL,
+	   "a test's figure under its name");
+	ok(strstr(s, "### 6.1-userspace-warn\n\n- a\n- b\n") != NULL &&
+	   !strstr(s, "not a figure"), "only the lines marked as figures");
+	ok(!strstr(s, "### host-unit") && !strstr(s, "### 6.1-other"),
+	   "no heading for a test without figures");
+	ok(strstr(s, "| the main job's suites (matrix, userspace), summed | 42 s") != NULL,
+	   "the main job's time: 12.4 + 30.0, not the suite 'matrixx'");
+	ok(strstr(s, "`-Dtrees=6.1,6.12`") && strstr(s, "`-Dseq_ops=50000`"),
+	   "the build's options as one passes them");
+	ok(strstr(s, "| the test command, `tests/run-tests` | 1354 s (22 min 34 s) |") != NULL,
+	   "the test command's time: build and tests");
+}
+
+/* Bad input leaves the file before it untouched and says why. */
+static void bad(const char *what, const char *log, const char *secs, const char *cause)
+{
+	char tmp[4300];
+
+	put("meson-logs/testlog.json", log);
+	put("figures.md", "before\n");
+	snprintf(tmp, sizeof(tmp), "%s.tmp", out_path);
+	ok(run(secs) == 1 && strstr(slurp(err_path), cause) &&
+	   !strcmp(slurp(out_path), "before\n") && access(tmp, F_OK),
+	   "%s: exit 1, names '%s', the file as it was", what, cause);
+}
+
+int main(int argc, char **argv)
+{
+	char path[4200];
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: figures_test FIGURES\n");
+		return 2;
+	}
+	figures = argv[1];
+	if (!mkdtemp(dir))
+		return 2;
+	snprintf(path, sizeof(path), "%s/meson-logs", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/meson-info", dir);
+	mkdir(path, 0755);
+	snprintf(out_path, sizeof(out_path), "%s/figures.md", dir);
+	snprintf(err_path, sizeof(err_path), "%s/err", dir);
+	put("meson-info/intro-buildoptions.json", OPTIONS);
+	put("meson-logs/testlog.json", good_log);
+	good();
+	bad("a truncated log", TEST("unit / a", "OK", "1", "") "{\"name\": \"p:unit / b\", \"res",
+	    "1", "testlog.json:2: not a JSON object");
+	bad("a log of no test", "", "1", "no test in the log");
+	bad("a foreign JSON log", "{\"test\": 1}\n", "1", "without name, result or duration");
+	bad("a build time that is no number", good_log, "12x", "BUILD_SECONDS '12x'");
+	put("meson-info/intro-buildoptions.json", "[{\"name\": \"trees\", \"value\": []}]");
+	bad("a build without the options it reports", good_log, "1", "no option modes");
+	snprintf(path, sizeof(path), "%s/meson-logs/testlog.json", dir);
+	unlink(path);
+	put("figures.md", "before\n");
+	ok(run("1") == 1 && strstr(slurp(err_path), "run the tests first") &&
+	   !strcmp(slurp(out_path), "before\n"),
+	   "no test log: exit 1, says to run the tests first, the file as it was");
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path))
+		return 2;
+	printf("1..%d\n", n);
+	return failed ? 1 : 0;
+}
