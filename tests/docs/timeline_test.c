@@ -24,19 +24,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../tap.h"
+
 #define MARGIN 200
 
 static const char *rsvg;
 static char dir[] = "/tmp/timeline-test.XXXXXX";
-static int n, failed;
-
-static void tap(bool ok, const char *fmt, const char *arg)
-{
-	printf("%sok %d - ", ok ? "" : "not ", ++n);
-	printf(fmt, arg);
-	putchar('\n');
-	failed += !ok;
-}
 
 static char *slurp(const char *path)
 {
@@ -153,29 +146,30 @@ static bool count_drawn(const char *svg, const char *name, int w, int h, struct 
 
 static void check_clipping(const char *svg)
 {
-	char *big, *broken, *bad_big, label[160], detail[160];
+	char *big, *broken, *bad_big, label[160];
 	struct drawn d;
+	bool rendered;
 	int w, h;
 	const char *root = strstr(svg, "<svg ");
 
 	if (!root || sscanf(strstr(root, " width=") ? strstr(root, " width=") : "",
 			    " width=\"%d\" height=\"%d\"", &w, &h) != 2) {
-		tap(false, "%s", "the picture's root gives width and height");
+		tap(false, "the picture's root gives width and height");
 		return;
 	}
 	big = enlarged(svg, w, h);
-	tap(big != NULL, "%s", "the root is width, height and viewBox \"0 0 W H\", with a background of the same size");
+	tap(big != NULL, "the root is width, height and viewBox \"0 0 W H\", with a background of the same size");
 	if (!big)
 		return;
 	snprintf(label, sizeof(label), "<text x=\"%d\" y=\"40\">clipped on purpose</text></svg>", w - 30);
 	broken = replace_once(svg, "</svg>", label);
 	bad_big = enlarged(broken, w, h);
-	tap(count_drawn(bad_big, "broken", w, h, &d) && d.outside > 0, "%s",
+	tap(count_drawn(bad_big, "broken", w, h, &d) && d.outside > 0,
 	    "a label put half outside the picture on purpose is caught");
-	snprintf(detail, sizeof(detail), "%ld pixels drawn outside, %ld dark inside",
-		 count_drawn(big, "timeline", w, h, &d) ? d.outside : -1, d.dark_inside);
-	tap(d.outside == 0 && d.dark_inside > 1000,
-	    "nothing of the picture lies outside it, and it is drawn (%s)", detail);
+	rendered = count_drawn(big, "timeline", w, h, &d);
+	tap(rendered && d.outside == 0 && d.dark_inside > 1000,
+	    "nothing of the picture lies outside it, and it is drawn (%s: %ld pixels outside, %ld dark inside)",
+	    rendered ? "rendered" : "not rendered", d.outside, d.dark_inside);
 	free(big);
 	free(broken);
 	free(bad_big);
@@ -208,15 +202,13 @@ static int missing_labels(const char *svg, const char *md, int *labels, bool say
 static void check_labels(const char *svg, const char *md)
 {
 	char *broken = replace_once(svg, "</svg>", "<text class=\"event\">Linux 99.9</text></svg>");
-	char count[32];
 	int labels, bad;
 
-	tap(missing_labels(broken, md, &labels, false) == 1, "%s",
+	tap(missing_labels(broken, md, &labels, false) == 1,
 	    "a label the page does not have, put in on purpose, is caught");
 	free(broken);
 	bad = missing_labels(svg, md, &labels, true);
-	snprintf(count, sizeof(count), "%d", labels);
-	tap(!bad && labels > 0, "the picture's %s event labels are all in the page", count);
+	tap(!bad && labels > 0, "the picture's %d event labels are all in the page", labels);
 }
 
 int main(int argc, char **argv)
@@ -234,10 +226,9 @@ int main(int argc, char **argv)
 		return 2;
 	check_clipping(svg);
 	check_labels(svg, md);
-	tap(strstr(md, "(timeline.svg)") != NULL, "%s", "the page shows the picture");
+	tap(strstr(md, "(timeline.svg)") != NULL, "the page shows the picture");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		return 2;
-	printf("1..%d\n", n);
-	return failed ? 1 : 0;
+	return tap_end();
 }

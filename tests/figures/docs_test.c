@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../tap.h"
+
 static const char *const patterns[] = {
 	"[0-9]+ min [0-9]+ s",			/* a run's duration */
 	"[0-9.]+ (ops|operations)/s",		/* a measured rate */
@@ -34,13 +36,6 @@ static const char *const patterns[] = {
 static const char *const generated[] = { "figures.md", "matrix.md", "compat.md" };
 
 static regex_t rx[N_PATTERNS];
-static int n, failed;
-
-static void tap(bool ok, const char *what, const char *detail)
-{
-	printf("%sok %d - %s%s\n", ok ? "" : "not ", ++n, what, detail);
-	failed += !ok;
-}
 
 static int matching(const char *line)
 {
@@ -71,7 +66,7 @@ static void check_file(const char *path)
 
 	snprintf(what, sizeof(what), "%s holds no measured figure", path);
 	if (!f) {
-		tap(false, what, ": cannot read it");
+		tap(false, "%s: cannot read it", what);
 		return;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -83,7 +78,8 @@ static void check_file(const char *path)
 		}
 	}
 	fclose(f);
-	tap(!bad, what, bad ? " (the lines above: a run writes its figures in docs/figures.md, and the prose refers to it)" : "");
+	tap(!bad, "%s%s", what,
+	    bad ? " (the lines above: a run writes its figures in docs/figures.md, and the prose refers to it)" : "");
 }
 
 static void self_check(void)
@@ -102,11 +98,11 @@ static void self_check(void)
 
 	for (i = 0; i < sizeof(figures) / sizeof(*figures); i++)
 		all &= matching(figures[i]) >= 0;
-	tap(all, "each shape of a measured figure is caught", "");
+	tap(all, "each shape of a measured figure is caught");
 	all = true;
 	for (i = 0; i < sizeof(design) / sizeof(*design); i++)
 		all &= matching(design[i]) < 0;
-	tap(all, "the design's own figures and the sources' dates pass", "");
+	tap(all, "the design's own figures and the sources' dates pass");
 }
 
 /* A file, or each *.md of a directory; returns how many were checked. */
@@ -146,7 +142,6 @@ int main(int argc, char **argv)
 	self_check();
 	for (i = 1; i < argc; i++)
 		checked += check_arg(argv[i]);
-	tap(checked > 0, "documents checked", "");
-	printf("1..%d\n", n);
-	return failed ? 1 : 0;
+	tap(checked > 0, "%d documents checked", checked);
+	return tap_end();
 }

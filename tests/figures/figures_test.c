@@ -13,7 +13,6 @@
  * file as it was (never half-written, no temporary left).
  */
 #define _GNU_SOURCE
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,22 +21,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../tap.h"
+
 static const char *figures;
 static char dir[] = "/tmp/figures-test.XXXXXX";
 static char out_path[4200], err_path[4200];
-static int n, failed;
-
-static void ok(bool pass, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", pass ? "" : "not ", ++n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	failed += !pass;
-}
 
 static void put(const char *name, const char *text)
 {
@@ -104,27 +92,27 @@ static void good(void)
 {
 	const char *s;
 
-	ok(run("1334") == 0, "a good log: exit 0 (%s)", slurp(err_path));
+	tap(run("1334") == 0, "a good log: exit 0 (%s)", slurp(err_path));
 	s = slurp(out_path);
-	ok(strstr(s, "| results | 2 passed, 1 failed, 1 skipped |") != NULL,
+	tap(strstr(s, "| results | 2 passed, 1 failed, 1 skipped |") != NULL,
 	   "the results add up to the four rows");
-	ok(strstr(s, "| 6.1-warn | 6.1 warn matrix | OK | 12 |") != NULL,
+	tap(strstr(s, "| 6.1-warn | 6.1 warn matrix | OK | 12 |") != NULL,
 	   "a row: name, suites, result, seconds");
-	ok(strstr(s, "| 6.1-other |") < strstr(s, "| 6.1-userspace-warn |") &&
+	tap(strstr(s, "| 6.1-other |") < strstr(s, "| 6.1-userspace-warn |") &&
 	   strstr(s, "| 6.1-userspace-warn |") < strstr(s, "| 6.1-warn |") &&
 	   strstr(s, "| 6.1-warn |") < strstr(s, "| host-unit |"),
 	   "rows sorted by name");
-	ok(strstr(s, "### 6.1-warn\n\n- warn: guest ran 11.0 s under tcg\n") != NULL,
+	tap(strstr(s, "### 6.1-warn\n\n- warn: guest ran 11.0 s under tcg\n") != NULL,
 	   "a test's figure under its name");
-	ok(strstr(s, "### 6.1-userspace-warn\n\n- a\n- b\n") != NULL &&
+	tap(strstr(s, "### 6.1-userspace-warn\n\n- a\n- b\n") != NULL &&
 	   !strstr(s, "not a figure"), "only the lines marked as figures");
-	ok(!strstr(s, "### host-unit") && !strstr(s, "### 6.1-other"),
+	tap(!strstr(s, "### host-unit") && !strstr(s, "### 6.1-other"),
 	   "no heading for a test without figures");
-	ok(strstr(s, "| the main job's suites (matrix, userspace), summed | 42 s") != NULL,
+	tap(strstr(s, "| the main job's suites (matrix, userspace), summed | 42 s") != NULL,
 	   "the main job's time: 12.4 + 30.0, not the suite 'matrixx'");
-	ok(strstr(s, "`-Dtrees=6.1,6.12`") && strstr(s, "`-Dseq_ops=50000`"),
+	tap(strstr(s, "`-Dtrees=6.1,6.12`") && strstr(s, "`-Dseq_ops=50000`"),
 	   "the build's options as one passes them");
-	ok(strstr(s, "| the test command, `tests/run-tests` | 1354 s (22 min 34 s) |") != NULL,
+	tap(strstr(s, "| the test command, `tests/run-tests` | 1354 s (22 min 34 s) |") != NULL,
 	   "the test command's time: build and tests");
 }
 
@@ -136,7 +124,7 @@ static void bad(const char *what, const char *log, const char *secs, const char 
 	put("meson-logs/testlog.json", log);
 	put("figures.md", "before\n");
 	snprintf(tmp, sizeof(tmp), "%s.tmp", out_path);
-	ok(run(secs) == 1 && strstr(slurp(err_path), cause) &&
+	tap(run(secs) == 1 && strstr(slurp(err_path), cause) &&
 	   !strcmp(slurp(out_path), "before\n") && access(tmp, F_OK),
 	   "%s: exit 1, names '%s', the file as it was", what, cause);
 }
@@ -171,12 +159,11 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/meson-logs/testlog.json", dir);
 	unlink(path);
 	put("figures.md", "before\n");
-	ok(run("1") == 1 && strstr(slurp(err_path), "run the tests first") &&
+	tap(run("1") == 1 && strstr(slurp(err_path), "run the tests first") &&
 	   !strcmp(slurp(out_path), "before\n"),
 	   "no test log: exit 1, says to run the tests first, the file as it was");
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	if (system(path))
 		return 2;
-	printf("1..%d\n", n);
-	return failed ? 1 : 0;
+	return tap_end();
 }
