@@ -13,6 +13,7 @@
 #include "model.h"
 #include "runner.h"
 #include "seq_check.h"
+#include "steps.h"
 #include "tap.h"
 
 /* kselftest.h's KSFT_SKIP: the exit status of a test that skipped. */
@@ -344,10 +345,62 @@ static void check_scenarios(const struct spec *spec, const struct run *run,
 			    run->res[i].name);
 }
 
-static bool wants(const char *steps, const char *step)
+/* What a step's check needs of the variant being judged. */
+struct judging {
+	const struct opts *o;
+	const struct spec *spec;
+	const struct run *run;
+	int mode;
+	const char *results;
+};
+
+static void judge_step_matrix(const struct judging *j)
 {
-	return strstr(steps, step) != NULL;
+	check_scenarios(j->spec, j->run, j->mode, j->o->scenario, j->o->no_alone);
 }
+
+static void judge_step_exhaustive(const struct judging *j)
+{
+	check_exhaustive(j->run, j->mode);
+}
+
+static void judge_step_stress(const struct judging *j)
+{
+	check_stress(j->run, j->mode, j->o->faults);
+}
+
+static void judge_step_sequences(const struct judging *j)
+{
+	check_sequences(j->o, j->results, j->mode,
+			j->o->seq_ops ? j->o->seq_ops : SEQ_OPS_DEFAULT);
+}
+
+static void judge_step_bench(const struct judging *j)
+{
+	check_bench(j->run, j->mode);
+}
+
+static void judge_step_userspace(const struct judging *j)
+{
+	check_userspace(j->run, j->mode);
+}
+
+static void judge_step_upstream(const struct judging *j)
+{
+	check_upstream(j->run, j->mode);
+}
+
+static void judge_step_selftest(const struct judging *j)
+{
+	check_selftest(j->run);
+}
+
+#define HOST_STEP(name) { #name, judge_step_##name },
+/* The steps of tests/steps.h, each with its check. */
+static const struct {
+	const char *name;
+	void (*judge)(const struct judging *j);
+} steps[] = { PSMF_STEPS(HOST_STEP) };
 
 /* Judge a variant's results and console: the body of boot and check. */
 void judge_variant(const struct opts *o, const struct spec *spec, int mode,
@@ -355,6 +408,10 @@ void judge_variant(const struct opts *o, const struct spec *spec, int mode,
 {
 	struct lines con;
 	struct run run;
+	struct judging j = {
+		.o = o, .spec = spec, .run = &run, .mode = mode, .results = results,
+	};
+	size_t i;
 
 	lines_load(console, &con);
 	if (run_load(results, &run))
@@ -368,24 +425,10 @@ void judge_variant(const struct opts *o, const struct spec *spec, int mode,
 	check_kunit(&con, "proc_sysfs_mount_flags");
 	check_kunit_cases(&con, "proc_sysfs_mount_flags");
 	check_splats(&con, "the boot log");
-	if (wants(o->steps, "matrix"))
-		check_scenarios(spec, &run, mode, o->scenario, o->no_alone);
-	if (wants(o->steps, "selftest"))
-		check_selftest(&run);
-	if (wants(o->steps, "exhaustive"))
-		check_exhaustive(&run, mode);
-	if (wants(o->steps, "stress"))
-		check_stress(&run, mode, o->faults);
-	if (wants(o->steps, "bench"))
-		check_bench(&run, mode);
-	if (wants(o->steps, "userspace"))
-		check_userspace(&run, mode);
-	if (wants(o->steps, "upstream"))
-		check_upstream(&run, mode);
+	for (i = 0; i < sizeof(steps) / sizeof(*steps); i++)
+		if (step_wanted(o->steps, steps[i].name))
+			steps[i].judge(&j);
 	check_faults(results, &run, o->faults);
-	if (wants(o->steps, "sequences"))
-		check_sequences(o, results, mode,
-				o->seq_ops ? o->seq_ops : SEQ_OPS_DEFAULT);
 	run_free(&run);
 	lines_free(&con);
 }

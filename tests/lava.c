@@ -30,6 +30,7 @@
 #include "cpio.h"
 #include "lava.h"
 #include "qemu.h"
+#include "steps.h"
 #include "tap.h"
 
 /* lava-run standalone, no server: see lava.h. */
@@ -276,7 +277,7 @@ static void judge_lava_boots(const struct opts *o, const char *spec_path,
 	char alone[4300];
 	int before = tap_quiet_failed();
 
-	jo.steps = "matrix,selftest";
+	jo.steps = PSMF_STEPS_DEFAULT;
 	jo.scenario = NULL;
 	load_spec(spec_path, &spec);
 	tap_set_hook(collect, true);

@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "runner.h"
+#include "steps.h"
 
 void usage(void)
 {
@@ -61,11 +62,24 @@ void usage(void)
 		"       runner relate sequences-MODE=FILE...  (every phase's run of the same sequences)\n"
 		"       runner relate-trees sequences-MODE=FILE... other-sequences-MODE=FILE...\n"
 		"                   (the same, of two trees)\n"
-		"MODE is one of %s; STEPS a comma list of matrix, selftest,\n"
-		"exhaustive, stress, sequences, bench, userspace, upstream (default matrix,selftest).\n"
+		"MODE is one of %s; STEPS a comma list of\n%s (default %s).\n"
 		"RUN names the meson test that wrote FILE: MODE (the matrix), MODE-as-MODE\n"
-		"(a boot override), userspace-MODE, upstream-MODE or sequences-MODE.\n", modes);
+		"(a boot override), userspace-MODE, upstream-MODE or sequences-MODE.\n",
+		modes, step_names(), PSMF_STEPS_DEFAULT);
 	exit(2);
+}
+
+/* --run's list, every name a step, or an error that lists them. */
+static const char *need_steps(const char *list)
+{
+	const char *bad = step_unknown(list);
+
+	if (bad) {
+		fprintf(stderr, "runner: unknown step '%s' in --run %s: the steps are %s\n",
+			bad, list, step_names());
+		exit(2);
+	}
+	return list;
 }
 
 long now_ms(void)
@@ -118,7 +132,7 @@ static struct opts parse_opts(int argc, char **argv)
 		{ 0 }
 	};
 	struct opts o = {
-		.accel = "tcg", .timeout = 180, .steps = "matrix,selftest",
+		.accel = "tcg", .timeout = 180, .steps = PSMF_STEPS_DEFAULT,
 		.smp = 1, .memory = 256, .expect = "pass",
 	};
 	int c;
@@ -132,7 +146,7 @@ static struct opts parse_opts(int argc, char **argv)
 		case 'd': o.dir = optarg; break;
 		case 'a': o.accel = optarg; break;
 		case 't': o.timeout = atoi(optarg); break;
-		case 'r': o.steps = optarg; break;
+		case 'r': o.steps = need_steps(optarg); break;
 		case 'S': o.scenario = optarg; break;
 		case 'R': o.results = optarg; break;
 		case 'c': o.console = optarg; break;

@@ -19,6 +19,7 @@
 #include "seq_spec.h"
 #include "report.h"
 #include "spec.h"
+#include "steps.h"
 #include "tap.h"
 #include "unit_relations.h"
 #include "unit_walk.h"
@@ -552,6 +553,24 @@ static void test_seq_spec(const char *path)
 	    caught);
 }
 
+/* The steps' names match whole, and an unknown one is named. */
+static void test_steps(void)
+{
+	tap(step_wanted("matrix,selftest", "selftest") &&
+	    step_wanted(PSMF_STEPS_DEFAULT, "matrix") &&
+	    !step_wanted("matrixx,selftest", "matrix") &&
+	    !step_wanted("matrix", "mat") && !step_wanted("", "matrix"),
+	    "steps: a step is wanted only by its whole name");
+	tap(!step_unknown(PSMF_STEPS_DEFAULT) &&
+	    !step_unknown("sequences,upstream") &&
+	    !strcmp(step_unknown("matrix,selftests") ?: "", "selftests") &&
+	    !strcmp(step_unknown("stress,,bench") ?: "x", ""),
+	    "steps: the first name that is no step is named");
+	tap(strstr(step_names(), "matrix, exhaustive") == step_names() &&
+	    strstr(step_names(), ", selftest") != NULL,
+	    "steps: the names in the order a boot runs them: %s", step_names());
+}
+
 int main(int argc, char **argv)
 {
 	static struct spec spec;
@@ -579,5 +598,6 @@ int main(int argc, char **argv)
 	test_seq_spec(argv[1]);
 	test_seq_walk(argv[1]);
 	test_relations();
+	test_steps();
 	return tap_end();
 }
