@@ -14,6 +14,8 @@
 #include "console.h"
 #include "qemu.h"
 #include "runner.h"
+#include "scenario_table.h"
+#include "steps.h"
 #include "tap.h"
 
 /* Append the file @from to @to, and remove @from. */
@@ -33,38 +35,60 @@ static void append_file(const char *from, const char *to)
 }
 
 /*
- * The scenarios that asked for a boot of their own (they raise the phase,
- * or need a boot parameter): one boot each, its results appended to
- * @results, its console to @console.
+ * Is @name among the scenarios the guest left out of the main boot for a
+ * boot of their own (its "alone" records)?
+ */
+static bool guest_left_out(const struct run *run, const char *name)
+{
+	int i;
+
+	for (i = 0; i < run->n_alone; i++)
+		if (!strcmp(run->alone[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * The scenarios that need a boot of their own (they raise the phase, or
+ * need a boot parameter), planned from the scenario table: one boot each,
+ * its results appended to @results, its console to @console.  The guest
+ * must have left out exactly those of the main boot.
  */
 static void boot_alone(const struct opts *o, const char *results,
 		       const char *console)
 {
 	char append[1024], tmp_res[4300], tmp_con[4300], what[128];
+	struct scenario_info s;
 	bool timed_out;
 	struct run run;
-	int i, status;
+	int status, n = 0, missing = 0;
+	size_t i;
 
 	run_load(results, &run);
 	snprintf(tmp_res, sizeof(tmp_res), "%s.tmp", results);
 	snprintf(tmp_con, sizeof(tmp_con), "%s.tmp", console);
-	for (i = 0; i < run.n_alone; i++) {
-		const char *arg = strcmp(run.alone[i].arg, "-") ? run.alone[i].arg : "";
-
-		command_line(o, run.alone[i].name, arg, append, sizeof(append));
+	for (i = 0; i < scenario_count(); i++) {
+		scenario_get(i, &s);
+		if (!s.alone || (o->scenario && strcmp(o->scenario, s.name)))
+			continue;
+		if (!guest_left_out(&run, s.name)) {
+			printf("# %s: the guest did not leave it out of the main boot\n", s.name);
+			missing++;
+		}
+		command_line(o, s.name, s.boot ? s.boot : "", append, sizeof(append));
 		status = run_qemu(o, append, tmp_res, tmp_con, &timed_out);
-		snprintf(what, sizeof(what), "%s %s", o->tag ? o->tag : o->mode,
-			 run.alone[i].name);
+		snprintf(what, sizeof(what), "%s %s", o->tag ? o->tag : o->mode, s.name);
 		check_qemu(o, what, status, timed_out);
 		append_file(tmp_res, results);
 		append_file(tmp_con, console);
+		n++;
 	}
-	if (run.n_alone)
-		printf("# %s: %d scenarios in boots of their own\n",
-		       o->tag ? o->tag : o->mode, run.n_alone);
+	tap(!missing && run.n_alone == n,
+	    "the guest left out of the main boot the %d scenarios the scenario table boots alone (it left out %d)",
+	    n, run.n_alone);
+	printf("# %s: %d scenarios in boots of their own\n", o->tag ? o->tag : o->mode, n);
 	run_free(&run);
 }
-
 
 /* The phase the boot is judged as: the one it was told, or built as. */
 static const char *judged_as(const struct opts *o)
@@ -115,7 +139,7 @@ int cmd_boot(const struct opts *o)
 	start = now_ms();
 	status = run_qemu(o, append, results, console, &timed_out);
 	check_qemu(o, o->mode, status, timed_out);
-	if (!timed_out && !o->no_alone)
+	if (!timed_out && !o->no_alone && step_wanted(o->steps, "matrix"))
 		boot_alone(o, results, alone_con);
 	f = fopen(results, "a");
 	if (f) {
