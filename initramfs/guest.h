@@ -11,13 +11,8 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Mount flags as the guest reports them, in this order. */
-enum {
-	F_RO = 1 << 0,
-	F_NOSUID = 1 << 1,
-	F_NODEV = 1 << 2,
-	F_NOEXEC = 1 << 3,
-};
+#include "../tests/protocol.h"
+
 #define F_EXEC (F_NOSUID | F_NODEV | F_NOEXEC)
 #define F_ALL (F_RO | F_EXEC)
 

@@ -18,8 +18,6 @@
 
 #include "guest.h"
 
-#define BURST 10
-#define WINDOW_MS 5000
 #define MARGIN_MS 200	/* jiffies, and the delay before the guest reads */
 
 static long last_warning;	/* when the guest last saw a warning line */
@@ -29,11 +27,11 @@ void count_warnings(const char *line)
 {
 	long now;
 
-	if (strncmp(line, "VFS: process '", 14))
+	if (strncmp(line, WARNING_PREFIX, strlen(WARNING_PREFIX)))
 		return;
 	now = now_ms();
-	/* no window was open at last_warning + WINDOW_MS + MARGIN_MS */
-	if (last_warning && now >= last_warning + WINDOW_MS + MARGIN_MS)
+	/* no window was open at last_warning + RATELIMIT_MS + MARGIN_MS */
+	if (last_warning && now >= last_warning + RATELIMIT_MS + MARGIN_MS)
 		lines = 0;
 	last_warning = now;
 	lines++;
@@ -42,7 +40,7 @@ void count_warnings(const char *line)
 /* Wait until any window that an earlier line opened has run out. */
 void wait_fresh_ratelimit(void)
 {
-	while (last_warning && now_ms() < last_warning + WINDOW_MS + MARGIN_MS)
+	while (last_warning && now_ms() < last_warning + RATELIMIT_MS + MARGIN_MS)
 		usleep(50000);
 	lines = 0;
 }
@@ -50,17 +48,17 @@ void wait_fresh_ratelimit(void)
 /* Before a checked step that may add @need lines. */
 void pace_warnings(int need)
 {
-	if (lines && lines + need > BURST)
+	if (lines && lines + need > RATELIMIT_BURST)
 		wait_fresh_ratelimit();
 }
 
 /*
  * After a step that pace_warnings() could not bound: a window drops lines
- * only once it has printed BURST of them, and every line of such a window
- * came after the last point with no window open, so fewer lines than that
- * since then means none was dropped.
+ * only once it has printed RATELIMIT_BURST of them, and every line of such
+ * a window came after the last point with no window open, so fewer lines
+ * than that since then means none was dropped.
  */
 bool warnings_may_be_cut(void)
 {
-	return lines >= BURST;
+	return lines >= RATELIMIT_BURST;
 }

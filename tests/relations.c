@@ -36,13 +36,12 @@
 #include "runner.h"
 #include "tap.h"
 
-#define BURST 10		/* the kernel's rate limit of the warning */
-#define WINDOW_MS 5500		/* its 5 s window, and a margin */
+#define WINDOW_MS (RATELIMIT_MS + 500)	/* the warning's window, and a margin */
 
 /*
  * Could the rate limit have dropped a warning of @o, an operation of run
- * @r?  The kernel drops one when BURST lines were printed since its window
- * began, less than 5 s before the check.  The check came after @o->s, and
+ * @r?  The kernel drops one when RATELIMIT_BURST lines were printed since
+ * its window began, less than 5 s before the check.  The check came after @o->s, and
  * each line was printed before the time recorded for it (its operation's
  * end, taken after the probe): so every line the kernel counted is one
  * recorded in (@o->s - WINDOW_MS, @o->s], however long an operation took
@@ -55,7 +54,7 @@ static int window_may_be_full(const struct rrun *r, const struct rop *o)
 
 	for (i = 0; i < r->n_warned; i++)
 		n += r->warned[i] <= o->s && r->warned[i] > o->s - WINDOW_MS;
-	return n >= BURST;
+	return n >= RATELIMIT_BURST;
 }
 
 struct relation {

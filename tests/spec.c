@@ -315,7 +315,7 @@ void expected_unknown(const char *value, const char *kept, char *buf,
 
 bool is_warning(const char *line)
 {
-	return !strncmp(line, "VFS: process '", 14);
+	return !strncmp(line, WARNING_PREFIX, strlen(WARNING_PREFIX));
 }
 
 bool is_splat(const char *line)

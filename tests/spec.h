@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "phases.h"	/* generated from configs/phases */
+#include "protocol.h"
 
 /*
  * The phases, in the order of the spec's columns, of the reports and of
@@ -26,13 +27,9 @@ enum phase { PHASES(PHASE_ENUM) MAX_MODES };
 #define MAX_ALONE 16		/* scenarios that need a boot of their own */
 #define MAX_UPSTREAM 16		/* programs of the upstream suite */
 #define UPSTREAM_MAX_OUT 256	/* output lines kept per program */
-#define RATELIMIT_BURST 10
-#define RATELIMIT_MS 5000
 
 extern const char *const all_modes[MAX_MODES];
 
-/* Mount flags, in the order the guest and the spec write them. */
-enum { F_RO = 1, F_NOSUID = 2, F_NODEV = 4, F_NOEXEC = 8 };
 
 enum outcome { ALLOWED, WARNED, REFUSED };
 

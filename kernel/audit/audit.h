@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../../tests/protocol.h"	/* the warning line and its rate limit */
+
 /* The mount flags a warning names. */
 enum { AF_NOSUID = 1, AF_NODEV = 2, AF_NOEXEC = 4 };
 
@@ -80,8 +82,8 @@ extern const char *const verdict_name[4];
 
 #define MAX_REASONS 4
 
-#define RATELIMIT_BURST 10	/* the kernel's: 10 lines per 5 s */
-#define RATELIMIT_S 5.0
+/* The kernel's rate limit of the warning, as the test system knows it. */
+#define RATELIMIT_S (RATELIMIT_MS / 1000.0)
 
 struct host {
 	char name[128];

@@ -159,7 +159,7 @@ static int text_line(struct reader *r, const char *line, bool *recognised)
 	if (!rec.msg)
 		rec.msg = journal_prefix(line, when, sizeof(when), &rec.t);
 	if (!rec.msg) {
-		if (strstr(line, "VFS: process '") ||
+		if (strstr(line, WARNING_PREFIX) ||
 		    strstr(line, "mnt_warn_cleared: "))
 			return fail(r, "a message of the proc and sysfs mount flags without the time of dmesg or journalctl -k in front: give the log as dmesg or journalctl -k printed it");
 		return 0;	/* a line of something else (a console) */

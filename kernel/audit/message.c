@@ -25,7 +25,7 @@
 
 #include "audit.h"
 
-#define PROCESS "VFS: process '"
+#define PROCESS WARNING_PREFIX
 #define WARNING_END "; the enforce phase will refuse this with EPERM"
 #define RAISE " raised the proc and sysfs mount flags phase from "
 #define SUPPRESSED "mnt_warn_cleared: "
