@@ -104,6 +104,29 @@ static const char *untimed(const char *s)
 }
 
 /*
+ * A tool's output line as it is the same from run to run: without a
+ * leading timestamp, and each "sha256:" digest as "sha256:HASH" (podman's
+ * image layers change whenever a file packed into them does).
+ */
+static const char *steady(const char *s, char *buf, size_t len)
+{
+	const char *p;
+	size_t used = 0;
+
+	s = untimed(s);
+	if (!strstr(s, "sha256:"))
+		return s;
+	while ((p = strstr(s, "sha256:")) && used < len) {
+		p += 7;
+		used += snprintf(buf + used, len - used, "%.*sHASH", (int)(p - s), s);
+		s = p + strspn(p, "0123456789abcdef");
+	}
+	if (used < len)
+		snprintf(buf + used, len - used, "%s", s);
+	return buf;
+}
+
+/*
  * The call that warned or failed: the kernel's warning, which names the
  * operation, the filesystem and the flags; else the tool's own error
  * (the first line that says the operation was not permitted), else its
@@ -126,8 +149,8 @@ const char *tool_call(const struct tool_run *t, char *buf, size_t len)
 	for (i = 0; i < t->n_out; i++)
 		if (strcasestr(t->out[i], "not permitted") ||
 		    strcasestr(t->out[i], "permission denied"))
-			return untimed(t->out[i]);
-	return t->n_out ? untimed(t->out[t->n_out - 1]) : "(no output)";
+			return steady(t->out[i], buf, len);
+	return t->n_out ? steady(t->out[t->n_out - 1], buf, len) : "(no output)";
 }
 
 void compat_table_markdown(const struct matrix *m, FILE *f)
@@ -228,7 +251,8 @@ static void compat_evidence(const struct matrix *m, FILE *f)
 						without_pid(t->lines[k], line,
 							    sizeof(line)));
 			for (k = 0; k < t->n_out; k++)
-				fprintf(f, "; `%s`", untimed(t->out[k]));
+				fprintf(f, "; `%s`", steady(t->out[k], line,
+							    sizeof(line)));
 			fprintf(f, "\n");
 		}
 	}
