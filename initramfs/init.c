@@ -36,6 +36,7 @@ static const struct {
 	const char *name;
 	void (*run)(void);
 } steps[] = { PSMF_STEPS(GUEST_STEP) };
+#undef GUEST_STEP
 
 int main(void)
 {

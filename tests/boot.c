@@ -35,24 +35,11 @@ static void append_file(const char *from, const char *to)
 }
 
 /*
- * Is @name among the scenarios the guest left out of the main boot for a
- * boot of their own (its "alone" records)?
- */
-static bool guest_left_out(const struct run *run, const char *name)
-{
-	int i;
-
-	for (i = 0; i < run->n_alone; i++)
-		if (!strcmp(run->alone[i].name, name))
-			return true;
-	return false;
-}
-
-/*
  * The scenarios that need a boot of their own (they raise the phase, or
  * need a boot parameter), planned from the scenario table: one boot each,
  * its results appended to @results, its console to @console.  The guest
- * must have left out exactly those of the main boot.
+ * must have left out exactly those of the main boot, which must have run
+ * to its end: a main boot that failed gets no more boots.
  */
 static void boot_alone(const struct opts *o, const char *results,
 		       const char *console)
@@ -64,14 +51,18 @@ static void boot_alone(const struct opts *o, const char *results,
 	int status, n = 0, missing = 0;
 	size_t i;
 
-	run_load(results, &run);
+	if (run_load(results, &run) || !run.ended) {
+		printf("# the main boot did not run to its end: no boots of their own\n");
+		run_free(&run);
+		return;
+	}
 	snprintf(tmp_res, sizeof(tmp_res), "%s.tmp", results);
 	snprintf(tmp_con, sizeof(tmp_con), "%s.tmp", console);
 	for (i = 0; i < scenario_count(); i++) {
 		scenario_get(i, &s);
 		if (!s.alone || (o->scenario && strcmp(o->scenario, s.name)))
 			continue;
-		if (!guest_left_out(&run, s.name)) {
+		if (!run_left_out(&run, s.name)) {
 			printf("# %s: the guest did not leave it out of the main boot\n", s.name);
 			missing++;
 		}

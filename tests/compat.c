@@ -88,13 +88,24 @@ static void check_overrides(const struct opts *o, const struct matrix *m)
 		}
 }
 
+/* How many boot overrides' results were given ("warn-as-enforce=PATH"). */
+static int given_overrides(const struct opts *o)
+{
+	int b, t, n = 0;
+
+	for (b = 0; b < MAX_MODES; b++)
+		for (t = 0; t < MAX_MODES; t++)
+			n += o->in.told[b][t] != NULL;
+	return n;
+}
+
 int cmd_compat(const struct opts *o)
 {
 	static struct run told[MAX_MODES][MAX_MODES];
 	struct run tools[MAX_MODES], runs[MAX_MODES] = { 0 };
 	struct matrix m = { 0 };
 	struct spec spec;
-	int i, j;
+	int i, j, missing;
 
 	if (!o->dir)
 		usage();
@@ -109,8 +120,9 @@ int cmd_compat(const struct opts *o)
 		if (!load_runs(o, runs, &m))
 			m.spec = &spec;
 		/* matrix.md is written again: with the overrides' table too. */
-		tap(!load_told_runs(o, told, &m),
-		    "the boot overrides' results given are present, for matrix.md's table of them");
+		missing = load_told_runs(o, told, &m);
+		tap(!missing, "the results of the %d boot overrides given are present, for matrix.md's table of them (%d missing)",
+		    given_overrides(o), missing);
 	}
 	tap(!report_write(&m, o->dir), "compatibility table written: %s/compat.md%s",
 	    o->dir, m.spec ? ", and into matrix.md, matrix.html, matrix.json" : "");

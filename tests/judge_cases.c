@@ -6,16 +6,6 @@
 
 #include "judge_cases.h"
 
-static bool announced_alone(const struct run *run, const char *name)
-{
-	int i;
-
-	for (i = 0; i < run->n_alone; i++)
-		if (!strcmp(run->alone[i].name, name))
-			return true;
-	return false;
-}
-
 int judge_scenarios(const struct spec *spec, const struct run *run, int mode,
 		    const char *only, bool skip_alone, case_sink *sink)
 {
@@ -28,7 +18,7 @@ int judge_scenarios(const struct spec *spec, const struct run *run, int mode,
 
 		if (only && strcmp(only, row->name))
 			continue;
-		if (skip_alone && announced_alone(run, row->name))
+		if (skip_alone && run_left_out(run, row->name))
 			continue;
 		v = judge(&row->cell[mode], run_find(run, row->name));
 		format_cell(&row->cell[mode], exp, sizeof(exp));

@@ -401,6 +401,7 @@ static const struct {
 	const char *name;
 	void (*judge)(const struct judging *j);
 } steps[] = { PSMF_STEPS(HOST_STEP) };
+#undef HOST_STEP
 
 /* Judge a variant's results and console: the body of boot and check. */
 void judge_variant(const struct opts *o, const struct spec *spec, int mode,

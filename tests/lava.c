@@ -368,8 +368,8 @@ int cmd_lava(const struct opts *o)
 	if (status < 0)
 		return no_lava_run();
 	lava_read_log(p.log, &lava, p.console, p.records);
-	printf("# %s: lava-run exit %d, %.1f s, log %s\n", o->tag, status,
-	       (now_ms() - start) / 1000.0, p.log);
+	printf("# %s: lava-run exit %d, log %s\n", o->tag, status, p.log);
+	tap_figure("%s: lava-run took %.1f s", o->tag, (now_ms() - start) / 1000.0);
 	if (!strcmp(o->expect, "hang") || !strcmp(o->expect, "bad-url")) {
 		check_failed_job(o, &lava, killed, now_ms() - start);
 		/* and a variant's lava test on such a job must fail */

@@ -104,9 +104,9 @@ static void summary(const struct matrix *m, int mode, int *pass, int *fail)
 
 /*
  * The boot overrides: each kernel booted as each other phase, judged
- * against that phase's column.  Calls @row for each run that exists.
+ * against that phase's column.  Calls @row for each run that exists and
+ * returns how many there are.
  */
-/* Each boot override's row; returns how many there are. */
 static int each_override(const struct matrix *m, FILE *f,
 			 void (*row)(FILE *f, int built, int told,
 				     const struct run *r, int pass, int fail))

@@ -35,6 +35,16 @@ static struct tool_run *find_tool(struct run *run, const char *name)
 	return NULL;
 }
 
+bool run_left_out(const struct run *run, const char *name)
+{
+	int i;
+
+	for (i = 0; i < run->n_alone; i++)
+		if (!strcmp(run->alone[i].name, name))
+			return true;
+	return false;
+}
+
 const struct tool_run *run_find_tool(const struct run *run, const char *name)
 {
 	return find_tool((struct run *)run, name);

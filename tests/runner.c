@@ -74,6 +74,10 @@ static const char *need_steps(const char *list)
 {
 	const char *bad = step_unknown(list);
 
+	if (!*list) {
+		fprintf(stderr, "runner: --run names no step: the steps are %s\n", step_names());
+		exit(2);
+	}
 	if (bad) {
 		fprintf(stderr, "runner: unknown step '%s' in --run %s: the steps are %s\n",
 			bad, list, step_names());

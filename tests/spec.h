@@ -174,6 +174,8 @@ int run_load(const char *path, struct run *run);
 void run_free(struct run *run);
 const struct result *run_find(const struct run *run, const char *name);
 const struct tool_run *run_find_tool(const struct run *run, const char *name);
+/* Did the guest leave scenario @name out of the main boot ("alone")? */
+bool run_left_out(const struct run *run, const char *name);
 void expected_warning(const struct result *r, int cleared, char *buf,
 		      size_t len);
 void expected_raise(const struct result *r, const char *old, const char *new,

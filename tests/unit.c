@@ -315,7 +315,6 @@ static void test_results(const char *spec_path)
 	run_free(&run);
 }
 
-/* The userspace records: a tool, its output, its fix, its kernel lines. */
 /* A tool's output in the report is the same from run to run: digests masked. */
 static void test_steady_output(void)
 {
@@ -329,6 +328,7 @@ static void test_steady_output(void)
 	    "tools: an output line's sha256 digests are masked (%s)", buf);
 }
 
+/* The userspace records: a tool, its output, its fix, its kernel lines. */
 static void test_tool_results(const char *spec_path)
 {
 	char path[4096], buf[512];

@@ -25,7 +25,6 @@
 
 #include "audit.h"
 
-#define PROCESS WARNING_PREFIX
 #define WARNING_END "; the enforce phase will refuse this with EPERM"
 #define RAISE " raised the proc and sysfs mount flags phase from "
 #define SUPPRESSED "mnt_warn_cleared: "
@@ -202,8 +201,8 @@ struct audit_event audit_message(const char *msg)
 
 	if (!strncmp(msg, SUPPRESSED, strlen(SUPPRESSED))) {
 		e.kind = parse_suppressed(msg + strlen(SUPPRESSED), &e);
-	} else if (!strncmp(msg, PROCESS, strlen(PROCESS))) {
-		p = parse_process(msg + strlen(PROCESS), &e);
+	} else if (!strncmp(msg, WARNING_PREFIX, strlen(WARNING_PREFIX))) {
+		p = parse_process(msg + strlen(WARNING_PREFIX), &e);
 		if (!p)
 			e.kind = EV_MALFORMED;
 		else if (!strncmp(p, RAISE + 1, strlen(RAISE) - 1))
@@ -221,7 +220,7 @@ struct audit_event audit_message(const char *msg)
 			e.kind = EV_IGNORED;
 	} else if (!strncmp(msg, "Linux version ", 14)) {
 		e.kind = EV_BOOT;
-	} else if (strstr(msg, PROCESS) || strstr(msg, SUPPRESSED)) {
+	} else if (strstr(msg, WARNING_PREFIX) || strstr(msg, SUPPRESSED)) {
 		e.kind = EV_MALFORMED;	/* ours, after something else */
 	}
 	return e;

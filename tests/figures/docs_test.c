@@ -13,10 +13,12 @@
  * first cases show that each pattern matches what it is for and that the
  * design's figures pass.
  */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../tap.h"
@@ -60,7 +62,8 @@ static bool is_generated(const char *path)
 
 static void check_file(const char *path)
 {
-	char line[4096], what[4200];
+	char what[4200], *line = NULL;
+	size_t cap = 0;
 	int nr = 0, bad = 0, p;
 	FILE *f = fopen(path, "r");
 
@@ -69,7 +72,7 @@ static void check_file(const char *path)
 		tap(false, "%s: cannot read it", what);
 		return;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	while (getline(&line, &cap, f) > 0) {
 		nr++;
 		p = matching(line);
 		if (p >= 0) {
@@ -77,6 +80,7 @@ static void check_file(const char *path)
 			bad++;
 		}
 	}
+	free(line);
 	fclose(f);
 	tap(!bad, "%s%s", what,
 	    bad ? " (the lines above: a run writes its figures in docs/figures.md, and the prose refers to it)" : "");
@@ -105,31 +109,34 @@ static void self_check(void)
 	tap(all, "the design's own figures and the sources' dates pass");
 }
 
-/* A file, or each *.md of a directory; returns how many were checked. */
+static int is_markdown(const struct dirent *e)
+{
+	size_t len = strlen(e->d_name);
+
+	return len > 3 && !strcmp(e->d_name + len - 3, ".md") && !is_generated(e->d_name);
+}
+
+/* A file, or each *.md of a directory in name order; how many were checked. */
 static int check_arg(const char *arg)
 {
+	struct dirent **names;
 	char path[4096];
-	struct dirent *e;
-	DIR *d = opendir(arg);
-	int checked = 0;
-	size_t len;
+	int i, n;
 
-	if (!d) {
+	n = scandir(arg, &names, is_markdown, alphasort);
+	if (n < 0) {
 		if (is_generated(arg))
 			return 0;
 		check_file(arg);
 		return 1;
 	}
-	while ((e = readdir(d))) {
-		len = strlen(e->d_name);
-		if (len < 3 || strcmp(e->d_name + len - 3, ".md") || is_generated(e->d_name))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", arg, e->d_name);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", arg, names[i]->d_name);
 		check_file(path);
-		checked++;
+		free(names[i]);
 	}
-	closedir(d);
-	return checked;
+	free(names);
+	return n;
 }
 
 int main(int argc, char **argv)

@@ -34,6 +34,12 @@ struct test {
 	double seconds;
 };
 
+/* The command line. */
+struct args {
+	const char *build, *commit, *date, *out;
+	long built, tested;	/* seconds of meson compile and meson test */
+};
+
 struct run {
 	struct test *tests;
 	int n, passed, failed, skipped;
@@ -118,9 +124,10 @@ static bool in_main_job(const char *suites)
 	return false;
 }
 
+/* As tests/run-tests counts them: an expected failure passes. */
 static void count(struct run *r, const struct test *t)
 {
-	if (!strcmp(t->result, "OK"))
+	if (!strcmp(t->result, "OK") || !strcmp(t->result, "EXPECTEDFAIL"))
 		r->passed++;
 	else if (!strcmp(t->result, "SKIP"))
 		r->skipped++;
@@ -234,17 +241,15 @@ static void print_minutes(FILE *out, const char *what, long s)
 	fprintf(out, "| %s | %ld s (%ld min %ld s) |\n", what, s, s / 60, s % 60);
 }
 
-static void print_run(FILE *out, const struct run *r, char **argv)
+static void print_run(FILE *out, const struct run *r, const struct args *a)
 {
-	long built = atol(argv[4]), tested = atol(argv[5]);
-
 	fputs("## The run\n\n| | |\n|---|---|\n", out);
-	fprintf(out, "| commit | %s |\n| date (UTC) | %s |\n", argv[2], argv[3]);
+	fprintf(out, "| commit | %s |\n| date (UTC) | %s |\n", a->commit, a->date);
 	fprintf(out, "| processors | %ld |\n", sysconf(_SC_NPROCESSORS_ONLN));
-	print_options(out, argv[1]);
-	print_minutes(out, "build (`meson compile`)", built);
-	print_minutes(out, "tests (`meson test`)", tested);
-	print_minutes(out, "the test command, `tests/run-tests`", built + tested);
+	print_options(out, a->build);
+	print_minutes(out, "build (`meson compile`)", a->built);
+	print_minutes(out, "tests (`meson test`)", a->tested);
+	print_minutes(out, "the test command, `tests/run-tests`", a->built + a->tested);
 	print_minutes(out, "the main job's suites (matrix, userspace), summed", (long)r->main_job);
 	fprintf(out, "| build directory afterwards | %.1f GiB |\n",
 		disk_bytes / (1024.0 * 1024 * 1024));
@@ -268,29 +273,39 @@ static void print_tests(FILE *out, const struct run *r)
 }
 
 /* The whole text is made first: an error leaves no file half-written. */
-static void write_out(const struct run *r, char **argv)
+static void write_out(const struct run *r, const struct args *a)
 {
 	char tmp[4096], *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
+	int err;
 
 	fputs("# Figures of the last measured run\n\n"
 	      "Written by `tests/run-tests` (`tests/figures/figures.c`) from what\n"
 	      "meson recorded of the run; do not edit.  The other documents refer\n"
 	      "here for every time and count a run measures.  CI's clean clone runs\n"
 	      "the same command.\n\n", out);
-	print_run(out, r, argv);
+	print_run(out, r, a);
 	print_tests(out, r);
 	fclose(out);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", argv[6]);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", a->out);
 	out = fopen(tmp, "w");
 	if (!out)
 		die("%s: %s", tmp, strerror(errno));
-	if (fwrite(text, 1, len, out) != len || fclose(out) || rename(tmp, argv[6])) {
-		unlink(tmp);
-		die("%s: %s", argv[6], strerror(errno));
+	if (fwrite(text, 1, len, out) != len) {
+		err = errno;
+		fclose(out);
+		goto fail;
+	}
+	if (fclose(out) || rename(tmp, a->out)) {
+		err = errno;
+		goto fail;
 	}
 	free(text);
+	return;
+fail:
+	unlink(tmp);
+	die("%s: %s", a->out, strerror(err));
 }
 
 static long seconds_arg(const char *s, const char *what)
@@ -306,17 +321,21 @@ static long seconds_arg(const char *s, const char *what)
 int main(int argc, char **argv)
 {
 	struct run r = { 0 };
+	struct args a;
 	char log[4096];
 
 	if (argc != 7)
 		die("usage: figures BUILDDIR COMMIT DATE BUILD_SECONDS TESTS_SECONDS OUT");
-	seconds_arg(argv[4], "BUILD_SECONDS");
-	seconds_arg(argv[5], "TESTS_SECONDS");
-	snprintf(log, sizeof(log), "%s/meson-logs/testlog.json", argv[1]);
+	a = (struct args){
+		.build = argv[1], .commit = argv[2], .date = argv[3], .out = argv[6],
+		.built = seconds_arg(argv[4], "BUILD_SECONDS"),
+		.tested = seconds_arg(argv[5], "TESTS_SECONDS"),
+	};
+	snprintf(log, sizeof(log), "%s/meson-logs/testlog.json", a.build);
 	read_testlog(&r, log);
 	qsort(r.tests, r.n, sizeof(*r.tests), by_name);
-	if (nftw(argv[1], add_size, 64, FTW_PHYS))
-		die("%s: %s", argv[1], strerror(errno));
-	write_out(&r, argv);
+	if (nftw(a.build, add_size, 64, FTW_PHYS))
+		die("%s: %s", a.build, strerror(errno));
+	write_out(&r, &a);
 	return 0;
 }

@@ -90,18 +90,22 @@ static const char good_log[] =
 
 static void good(void)
 {
-	const char *s;
+	const char *s, *other, *userspace, *warn, *unit;
+	int status = run("1334");
 
-	tap(run("1334") == 0, "a good log: exit 0 (%s)", slurp(err_path));
+	tap(status == 0, "a good log: exit 0 (%s)", slurp(err_path));
 	s = slurp(out_path);
 	tap(strstr(s, "| results | 2 passed, 1 failed, 1 skipped |") != NULL,
 	   "the results add up to the four rows");
 	tap(strstr(s, "| 6.1-warn | 6.1 warn matrix | OK | 12 |") != NULL,
 	   "a row: name, suites, result, seconds");
-	tap(strstr(s, "| 6.1-other |") < strstr(s, "| 6.1-userspace-warn |") &&
-	   strstr(s, "| 6.1-userspace-warn |") < strstr(s, "| 6.1-warn |") &&
-	   strstr(s, "| 6.1-warn |") < strstr(s, "| host-unit |"),
-	   "rows sorted by name");
+	other = strstr(s, "| 6.1-other |");
+	userspace = strstr(s, "| 6.1-userspace-warn |");
+	warn = strstr(s, "| 6.1-warn |");
+	unit = strstr(s, "| host-unit |");
+	tap(other && userspace && warn && unit &&
+	    other < userspace && userspace < warn && warn < unit,
+	    "rows sorted by name");
 	tap(strstr(s, "### 6.1-warn\n\n- warn: guest ran 11.0 s under tcg\n") != NULL,
 	   "a test's figure under its name");
 	tap(strstr(s, "### 6.1-userspace-warn\n\n- a\n- b\n") != NULL &&
@@ -120,18 +124,21 @@ static void good(void)
 static void bad(const char *what, const char *log, const char *secs, const char *cause)
 {
 	char tmp[4300];
+	int status;
 
 	put("meson-logs/testlog.json", log);
 	put("figures.md", "before\n");
 	snprintf(tmp, sizeof(tmp), "%s.tmp", out_path);
-	tap(run(secs) == 1 && strstr(slurp(err_path), cause) &&
-	   !strcmp(slurp(out_path), "before\n") && access(tmp, F_OK),
-	   "%s: exit 1, names '%s', the file as it was", what, cause);
+	status = run(secs);
+	tap(status == 1 && strstr(slurp(err_path), cause) &&
+	    !strcmp(slurp(out_path), "before\n") && access(tmp, F_OK),
+	    "%s: exit 1, names '%s', the file as it was", what, cause);
 }
 
 int main(int argc, char **argv)
 {
 	char path[4200];
+	int status;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: figures_test FIGURES\n");
@@ -159,7 +166,8 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/meson-logs/testlog.json", dir);
 	unlink(path);
 	put("figures.md", "before\n");
-	tap(run("1") == 1 && strstr(slurp(err_path), "run the tests first") &&
+	status = run("1");
+	tap(status == 1 && strstr(slurp(err_path), "run the tests first") &&
 	   !strcmp(slurp(out_path), "before\n"),
 	   "no test log: exit 1, says to run the tests first, the file as it was");
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
