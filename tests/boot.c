@@ -81,6 +81,20 @@ static void boot_alone(const struct opts *o, const char *results,
 	run_free(&run);
 }
 
+/*
+ * Record a file the boot was made from, so that a test that reads these
+ * results later can tell whether they belong to the build it judges.
+ */
+static void made_from(FILE *f, const char *path)
+{
+	struct stat st;
+
+	if (!stat(path, &st))
+		fprintf(f, "host file %s mtime=%lld size=%lld\n", path,
+			(long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
+			(long long)st.st_size);
+}
+
 /* The phase the boot is judged as: the one it was told, or built as. */
 static const char *judged_as(const struct opts *o)
 {
@@ -135,6 +149,8 @@ int cmd_boot(const struct opts *o)
 	f = fopen(results, "a");
 	if (f) {
 		fprintf(f, "host wall_ms=%ld\n", now_ms() - start);
+		made_from(f, o->kernel);
+		made_from(f, o->initrd);
 		fclose(f);
 	}
 	tap_figure("%s: guest ran %.1f s under %s", o->tag ? o->tag : o->mode,

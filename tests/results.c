@@ -322,6 +322,17 @@ static void rec_wall(struct run *run, const char *line)
 	run->wall_ms = atol(line + 13);
 }
 
+/* "host file PATH mtime=NS size=N": a file the boot was made from. */
+static void rec_host_file(struct run *run, const char *line)
+{
+	int n = run->n_made_by;
+
+	if (n < 2 && sscanf(line, "host file %511s mtime=%lld size=%lld",
+			    run->made_by[n].path, &run->made_by[n].mtime_ns,
+			    &run->made_by[n].size) == 3)
+		run->n_made_by++;
+}
+
 static void rec_faults(struct run *run, const char *line)
 {
 	if (!strncmp(line, "faults on ", 10))
@@ -368,6 +379,7 @@ static const struct {
 	{ "selftest ", rec_selftest },
 	{ "end ", rec_end },
 	{ "host wall_ms=", rec_wall },
+	{ "host file ", rec_host_file },
 	{ "faults ", rec_faults },
 	{ "kmemleak leaks=", rec_kmemleak },
 };

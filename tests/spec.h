@@ -119,6 +119,11 @@ struct run {
 		char name[64], arg[64];	/* arg: extra kernel parameter or "-" */
 	} alone[MAX_ALONE];
 	long wall_ms;
+	int n_made_by;		/* "host file" records: the boot's kernel, initramfs */
+	struct {
+		char path[512];
+		long long mtime_ns, size;
+	} made_by[2];
 	int n;
 	struct result res[MAX_SCENARIOS];
 	int n_selftest;
