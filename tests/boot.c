@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -87,12 +88,14 @@ static void boot_alone(const struct opts *o, const char *results,
  */
 static void made_from(FILE *f, const char *path)
 {
+	char *abs = realpath(path, NULL);
 	struct stat st;
 
-	if (!stat(path, &st))
-		fprintf(f, "host file %s mtime=%lld size=%lld\n", path,
+	if (abs && !stat(abs, &st))
+		fprintf(f, "host file %s mtime=%lld size=%lld\n", abs,
 			(long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
 			(long long)st.st_size);
+	free(abs);
 }
 
 /* The phase the boot is judged as: the one it was told, or built as. */
