@@ -89,12 +89,10 @@ static void boot_alone(const struct opts *o, const char *results,
 static void made_from(FILE *f, const char *path)
 {
 	char *abs = realpath(path, NULL);
-	struct stat st;
+	long long mtime_ns, size;
 
-	if (abs && !stat(abs, &st))
-		fprintf(f, "host file %s mtime=%lld size=%lld\n", abs,
-			(long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
-			(long long)st.st_size);
+	if (abs && !file_stamp(abs, &mtime_ns, &size))
+		fprintf(f, "host file %s mtime=%lld size=%lld\n", abs, mtime_ns, size);
 	free(abs);
 }
 

@@ -7,7 +7,6 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "runner.h"
 #include "tap.h"
@@ -29,7 +28,7 @@ static int missing(const char *name, const char *path, const char *suite)
  */
 static int stale(const char *name, const char *path, const struct run *r)
 {
-	struct stat st;
+	long long mtime_ns, size;
 	int i;
 
 	if (!r->n_made_by) {
@@ -38,9 +37,8 @@ static int stale(const char *name, const char *path, const struct run *r)
 		return 1;
 	}
 	for (i = 0; i < r->n_made_by; i++)
-		if (stat(r->made_by[i].path, &st) ||
-		    (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec != r->made_by[i].mtime_ns ||
-		    st.st_size != r->made_by[i].size) {
+		if (file_stamp(r->made_by[i].path, &mtime_ns, &size) ||
+		    mtime_ns != r->made_by[i].mtime_ns || size != r->made_by[i].size) {
 			printf("# %s: %s is stale: %s changed after the boot that wrote it; run the test %s again\n",
 			       name, path, r->made_by[i].path, name);
 			return 1;

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "spec.h"
 
@@ -33,6 +34,17 @@ static struct tool_run *find_tool(struct run *run, const char *name)
 		if (!strcmp(run->tools[i].name, name))
 			return &run->tools[i];
 	return NULL;
+}
+
+int file_stamp(const char *path, long long *mtime_ns, long long *size)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -1;
+	*mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+	*size = st.st_size;
+	return 0;
 }
 
 bool run_left_out(const struct run *run, const char *name)

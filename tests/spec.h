@@ -179,6 +179,12 @@ int run_load(const char *path, struct run *run);
 void run_free(struct run *run);
 const struct result *run_find(const struct run *run, const char *name);
 const struct tool_run *run_find_tool(const struct run *run, const char *name);
+/*
+ * The stamp a "host file" record keeps of @path: its modification time in
+ * ns and its size; -1 if it cannot be read.  Written by boot, compared by
+ * the tests that read the results later.
+ */
+int file_stamp(const char *path, long long *mtime_ns, long long *size);
 /* Did the guest leave scenario @name out of the main boot ("alone")? */
 bool run_left_out(const struct run *run, const char *name);
 void expected_warning(const struct result *r, int cleared, char *buf,
