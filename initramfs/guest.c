@@ -210,6 +210,14 @@ int global_pid(void)
 	return pid;
 }
 
+/* The inode of our user namespace, as /proc/self/ns/user shows it; 0 if unknown. */
+unsigned int userns_inum(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/user", &st) ? 0 : (unsigned int)st.st_ino;
+}
+
 static void write_proc(const char *path, const char *text)
 {
 	ssize_t len = strlen(text);
@@ -320,7 +328,7 @@ void host_layout(int host)
  * the parent exits with the child's status.  If the namespaces cannot be
  * made, returns their errno, and nothing has changed.
  */
-int try_enter_userns(void)
+static int enter_namespaces(int flags)
 {
 	char uid_map[64], gid_map[64];
 	pid_t pid = -1;
@@ -329,7 +337,7 @@ int try_enter_userns(void)
 	/* Outside the new namespace: inside, both are unmapped until set. */
 	snprintf(uid_map, sizeof(uid_map), "0 %d 1\n", geteuid());
 	snprintf(gid_map, sizeof(gid_map), "0 %d 1\n", getegid());
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET))
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | flags))
 		return errno;
 	write_proc("self/uid_map", uid_map);
 	write_proc("self/setgroups", "deny");
@@ -344,6 +352,11 @@ int try_enter_userns(void)
 	return 0;
 }
 
+int try_enter_userns(void)
+{
+	return enter_namespaces(CLONE_NEWNET);
+}
+
 void enter_userns(void)
 {
 	errno = try_enter_userns();
@@ -351,18 +364,35 @@ void enter_userns(void)
 		die("unshare(user, mount, pid, net)");
 }
 
-/* Drop to an unprivileged uid, then nest @depth user namespaces. */
-void enter_container(int depth)
+static void drop_to_guest_uid(void)
 {
-	if (!depth)
-		return;
 	if (setgroups(0, NULL) || setgid(GUEST_UID) || setuid(GUEST_UID))
 		die("drop to the unprivileged uid");
 	/* setuid() made us undumpable: /proc/self would belong to root. */
 	if (prctl(PR_SET_DUMPABLE, 1))
 		die("PR_SET_DUMPABLE");
+}
+
+/* Drop to an unprivileged uid, then nest @depth user namespaces. */
+void enter_container(int depth)
+{
+	if (!depth)
+		return;
+	drop_to_guest_uid();
 	while (depth--)
 		enter_userns();
+}
+
+/*
+ * The same with one user namespace and no network namespace, whose
+ * teardown would delay the freeing of the user namespace.
+ */
+void enter_container_netless(void)
+{
+	drop_to_guest_uid();
+	errno = enter_namespaces(0);
+	if (errno)
+		die("unshare(user, mount, pid)");
 }
 
 /*

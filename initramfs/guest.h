@@ -85,6 +85,7 @@ int mounts_flags(const char *const *paths, int n, int *flags);
 /* The F_* of a mountinfo line's mount options (the string is cut up). */
 int mount_option_flags(char *opts);
 int global_pid(void);
+unsigned int userns_inum(void);
 int wait_child(pid_t pid);
 /* The same, killing the child after @ms: then -1. */
 int wait_child_within(pid_t pid, long ms);
@@ -94,6 +95,7 @@ void enter_userns(void);
 /* The same, returning the errno if the namespaces cannot be made. */
 int try_enter_userns(void);
 void enter_container(int depth);
+void enter_container_netless(void);
 /* Write @value to fs.proc_sysfs_mount_flags: 0 or the errno. */
 int sysctl_write(const char *value);
 
@@ -156,6 +158,7 @@ void run_stress(void);
 void run_bench(void);
 void run_userspace(void);
 void run_upstream(void);
+void run_fleet(void);
 void run_sequences(void);
 
 #endif

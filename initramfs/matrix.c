@@ -5,7 +5,8 @@
  *
  *   begin <name>
  *   scenario <name> op=<op> fs=<fs> ret=<0|ENAME> flags=<f,..|-> pid=<n>
- *            comm=<comm> n=<successes>/<tries> ms=<n> raiser=<pid> (one line)
+ *            comm=<comm> n=<successes>/<tries> ms=<n> raiser=<pid>
+ *            userns=<inode of its user namespace> (one line)
  *   kmsg <name> <kernel line>
  *   alone <name> <boot parameter|->     (the scenario needs its own boot)
  */
@@ -83,10 +84,10 @@ static void scenario_child(const struct scenario *s, const struct raiser *r,
 		flag_names(landed, flags, sizeof(flags));
 	prctl(PR_GET_NAME, comm);
 	snprintf(line, sizeof(line),
-		 "scenario %s op=%s fs=%s ret=%s flags=%s pid=%d comm=%s n=%d/%d ms=%ld raiser=%d\n",
+		 "scenario %s op=%s fs=%s ret=%s flags=%s pid=%d comm=%s n=%d/%d ms=%ld raiser=%d userns=%u\n",
 		 s->name, op_kernel_name(s->op), s->fs, err ? errno_name(err) : "0",
 		 ok ? flags : "-", global_pid(), comm, ok, s->repeat,
-		 now_ms() - start, r->pid);
+		 now_ms() - start, r->pid, userns_inum());
 	if (write(out, line, strlen(line)) != (ssize_t)strlen(line))
 		_exit(1);
 	_exit(0);

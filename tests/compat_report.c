@@ -80,16 +80,29 @@ int compat_index(const struct matrix *m, const char *name)
 	return -1;
 }
 
-/* @s with the number after "(pid " as N: it changes from run to run. */
-const char *without_pid(const char *s, char *buf, size_t len)
+/* @s with the number after @mark in @buf as N, or @s if it has no @mark. */
+static const char *masked(const char *s, const char *mark, char *buf,
+			  size_t len)
 {
-	const char *p = strstr(s, "(pid ");
+	const char *p = strstr(s, mark);
+	size_t at = p ? (size_t)(p - s) + strlen(mark) : 0;
+	char copy[1024];
 
 	if (!p)
 		return s;
-	snprintf(buf, len, "%.*s(pid N%s", (int)(p - s), s,
-		 p + 5 + strspn(p + 5, "0123456789"));
+	snprintf(copy, sizeof(copy), "%s", s);
+	snprintf(buf, len, "%.*sN%s", (int)at, copy,
+		 copy + at + strspn(copy + at, "0123456789"));
 	return buf;
+}
+
+/*
+ * @s with the pid after "(pid " and the user namespace in "user:[...]" as
+ * N: they change from run to run.
+ */
+const char *without_pid(const char *s, char *buf, size_t len)
+{
+	return masked(masked(s, "(pid ", buf, len), "user:[", buf, len);
 }
 
 /* @s without a leading log timestamp, 'time="..." ' (runc's errors). */

@@ -22,30 +22,6 @@ static int missing(const char *name, const char *path, const char *suite)
 	return 1;
 }
 
-/*
- * Do @r's results belong to this build: are the kernel and initramfs they
- * were made from still as they were?  If not, say so; 1 if stale.
- */
-static int stale(const char *name, const char *path, const struct run *r)
-{
-	long long mtime_ns, size;
-	int i;
-
-	if (!r->n_made_by) {
-		printf("# %s: %s does not say which kernel and initramfs made it; run 'meson test' on it again\n",
-		       name, path);
-		return 1;
-	}
-	for (i = 0; i < r->n_made_by; i++)
-		if (file_stamp(r->made_by[i].path, &mtime_ns, &size) ||
-		    mtime_ns != r->made_by[i].mtime_ns || size != r->made_by[i].size) {
-			printf("# %s: %s is stale: %s changed after the boot that wrote it; run the test %s again\n",
-			       name, path, r->made_by[i].path, name);
-			return 1;
-		}
-	return 0;
-}
-
 /* The matrix runs of every phase into @runs and m->run; how many missing. */
 int load_runs(const struct opts *o, struct run *runs, struct matrix *m)
 {
@@ -58,7 +34,7 @@ int load_runs(const struct opts *o, struct run *runs, struct matrix *m)
 			n += missing(all_modes[j], path, all_modes[j]);
 			continue;
 		}
-		if (stale(all_modes[j], path, &runs[j])) {
+		if (run_stale(all_modes[j], path, &runs[j])) {
 			n++;
 			continue;
 		}
@@ -101,7 +77,7 @@ int load_told_runs(const struct opts *o, struct run told[][MAX_MODES],
 			snprintf(name, sizeof(name), "%s-as-%s", all_modes[b], all_modes[t]);
 			if (run_load(path, &told[b][t]) || !told[b][t].n)
 				n += missing(name, path, "override");
-			else if (stale(name, path, &told[b][t]))
+			else if (run_stale(name, path, &told[b][t]))
 				n++;
 			else
 				m->told[b][t] = &told[b][t];
@@ -125,7 +101,7 @@ int load_tool_runs(const struct opts *o, struct run *runs, struct matrix *m)
 		if (!path || run_load(path, &runs[j]) || !runs[j].n_tools)
 			n += missing(name, path, "userspace");
 		else
-			n += stale(name, path, &runs[j]);
+			n += run_stale(name, path, &runs[j]);
 	}
 	for (j = 0; j < MAX_MODES && !n; j++)
 		m->tools[j] = &runs[j];

@@ -10,6 +10,7 @@
 
 #include "console.h"
 #include "judge_cases.h"
+#include "judge_fleet.h"
 #include "model.h"
 #include "runner.h"
 #include "seq_check.h"
@@ -42,18 +43,20 @@ static void check_selftest(const struct run *run)
 
 /*
  * Runs of many operations: the warning lines are sampled by the rate
- * limit.  Warn must log some and no more than the limit allows in the
- * time the run took; the other phases must log none.
+ * limits.  Warn must log some and no more than the ceiling over all user
+ * namespaces allows in the time the run took; the other phases must log
+ * none.
  */
 static void check_sampled_warnings(const char *what, int mode, int lines,
 				   long ms)
 {
-	int most = RATELIMIT_BURST * (1 + (ms > 0 ? ms : 0) / RATELIMIT_MS);
+	int most = RATELIMIT_CEILING * (1 + (ms > 0 ? ms : 0) / RATELIMIT_MS);
 
 	if (mode == PHASE_WARN)
 		tap(lines >= 1 && lines <= most,
-		    "%s warn: %d warning lines in %.1f s, within 1 to %d (10 per 5 s)",
-		    what, lines, ms / 1000.0, most);
+		    "%s warn: %d warning lines in %.1f s, within 1 to %d (%d per %d s)",
+		    what, lines, ms / 1000.0, most, RATELIMIT_CEILING,
+		    RATELIMIT_MS / 1000);
 	else
 		tap(lines == 0, "%s %s: %d warning lines, want none", what,
 		    all_modes[mode], lines);
@@ -388,6 +391,11 @@ static void judge_step_userspace(const struct judging *j)
 static void judge_step_upstream(const struct judging *j)
 {
 	check_upstream(j->run, j->mode);
+}
+
+static void judge_step_fleet(const struct judging *j)
+{
+	judge_fleet(j->spec, j->run, j->mode);
 }
 
 static void judge_step_selftest(const struct judging *j)

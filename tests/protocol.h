@@ -19,7 +19,21 @@ enum {
 /* The series' warning line starts so (mnt_warn_cleared(), patch 2). */
 #define WARNING_PREFIX "VFS: process '"
 
-/* Its rate limit: at most RATELIMIT_BURST lines in a window of RATELIMIT_MS. */
+/*
+ * What the rate limits suppressed (mnt_warn_report(), patch 14): a user
+ * namespace's, SUPPRESSED_PREFIX "INODE] had N" SUPPRESSED_END, and the
+ * ceiling's, "VFS: N" SUPPRESSED_END SUPPRESSED_ALL.
+ */
+#define SUPPRESSED_PREFIX "VFS: user:["
+#define SUPPRESSED_END " more warnings of proc and sysfs mount flags suppressed"
+#define SUPPRESSED_ALL " in all user namespaces"
+
+/*
+ * Its rate limit, one per user namespace since patch 14: at most
+ * RATELIMIT_BURST lines in a window of RATELIMIT_MS; and for all
+ * namespaces together at most RATELIMIT_CEILING lines in that window.
+ */
+#define RATELIMIT_CEILING 100
 #define RATELIMIT_BURST 10
 #define RATELIMIT_MS 5000
 

@@ -80,6 +80,8 @@ static void rec_scenario(struct run *run, const char *line)
 	/* Older guests did not say who raised the phase. */
 	p = strstr(line, " raiser=");
 	r->raiser = p ? atoi(p + 8) : 0;
+	p = strstr(line, " userns=");
+	r->userns = p ? strtoul(p + 8, NULL, 10) : 0;
 	run->n++;
 }
 
@@ -117,6 +119,12 @@ static void rec_kmsg(struct run *run, const char *line)
 			run->x_warnings++;
 		if (!strcmp(name, "stress"))
 			run->s_warnings++;
+	}
+	if (!strcmp(name, "fleet")) {
+		if (run->n_fleet_lines < MAX_FLEET_LINES)
+			run->fleet_lines[run->n_fleet_lines++] = strdup(line + off);
+		else
+			run->fleet_lines_cut = true;
 	}
 	r = find_mut(run, name);
 	if (r && r->n_lines < MAX_LINES)
@@ -356,6 +364,28 @@ static void rec_faults(struct run *run, const char *line)
 		       &run->page_hits);
 }
 
+/* "fleet-tenant COMM pid=N userns=I ops=N ok=N", or "fleet-tenant COMM died" */
+static void rec_tenant(struct run *run, const char *line)
+{
+	struct tenant *t = &run->tenants[run->n_tenants];
+
+	if (run->n_tenants == MAX_TENANTS)
+		return;
+	memset(t, 0, sizeof(*t));
+	if (sscanf(line, "fleet-tenant %31s pid=%d userns=%u ops=%d ok=%d",
+		   t->comm, &t->pid, &t->userns, &t->ops, &t->ok) == 5)
+		run->n_tenants++;
+	else if (sscanf(line, "fleet-tenant %31s died", t->comm) == 1) {
+		t->died = true;
+		run->n_tenants++;
+	}
+}
+
+static void rec_fleet_end(struct run *run, const char *line)
+{
+	run->fleet_ms = atol(line + strlen("fleet-end ms="));
+}
+
 static void rec_kmemleak(struct run *run, const char *line)
 {
 	sscanf(line, "kmemleak leaks=%d", &run->leaks);
@@ -394,6 +424,8 @@ static const struct {
 	{ "host file ", rec_host_file },
 	{ "faults ", rec_faults },
 	{ "kmemleak leaks=", rec_kmemleak },
+	{ "fleet-tenant ", rec_tenant },
+	{ "fleet-end ms=", rec_fleet_end },
 };
 
 static void parse_record(struct run *run, const char *line)
@@ -420,6 +452,30 @@ static void sum_up_boots(struct run *run)
 			 run->boots - run->boots_ended, run->boots);
 }
 
+/*
+ * Do @r's results belong to this build: are the kernel and initramfs they
+ * were made from still as they were?  If not, say so; 1 if stale.
+ */
+int run_stale(const char *name, const char *path, const struct run *r)
+{
+	long long mtime_ns, size;
+	int i;
+
+	if (!r->n_made_by) {
+		printf("# %s: %s does not say which kernel and initramfs made it; run 'meson test' on it again\n",
+		       name, path);
+		return 1;
+	}
+	for (i = 0; i < r->n_made_by; i++)
+		if (file_stamp(r->made_by[i].path, &mtime_ns, &size) ||
+		    mtime_ns != r->made_by[i].mtime_ns || size != r->made_by[i].size) {
+			printf("# %s: %s is stale: %s changed after the boot that wrote it; run the test %s again\n",
+			       name, path, r->made_by[i].path, name);
+			return 1;
+		}
+	return 0;
+}
+
 /* Read the guest's results channel. */
 int run_load(const char *path, struct run *run)
 {
@@ -434,6 +490,7 @@ int run_load(const char *path, struct run *run)
 	run->upstream_count = -1;
 	run->slab_hits = run->page_hits = -1;
 	run->leaks = -1;
+	run->fleet_ms = -1;
 	run->selftest_tmp_left = run->selftest_unpriv_exit = -1;
 	snprintf(run->end, sizeof(run->end), "the guest never reported its end");
 	if (!f)
@@ -467,6 +524,8 @@ void run_free(struct run *run)
 	for (i = 0; i < run->n_upstream; i++)
 		for (j = 0; j < run->upstream[i].n_out; j++)
 			free(run->upstream[i].out[j]);
+	for (i = 0; i < run->n_fleet_lines; i++)
+		free(run->fleet_lines[i]);
 	free(run->x);
 	free(run->s);
 }

@@ -291,8 +291,8 @@ void expected_warning(const struct result *r, int cleared, char *buf,
 	format_flags(cleared & (F_NOSUID | F_NODEV | F_NOEXEC), names,
 		     sizeof(names));
 	snprintf(buf, len,
-		 "VFS: process '%s' (pid %d) clears %s in %s of %s; the enforce phase will refuse this with EPERM",
-		 r->comm, r->pid, names, r->op, r->fs);
+		 "VFS: process '%s' (pid %d, user:[%u]) clears %s in %s of %s; the enforce phase will refuse this with EPERM",
+		 r->comm, r->pid, r->userns, names, r->op, r->fs);
 }
 
 /* The notice of the sysctl when the raiser of @r changed the phase. */

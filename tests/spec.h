@@ -26,6 +26,8 @@ enum phase { PHASES(PHASE_ENUM) MAX_MODES };
 #define MAX_BENCH 4
 #define MAX_ALONE 16		/* scenarios that need a boot of their own */
 #define MAX_UPSTREAM 16		/* programs of the upstream suite */
+#define MAX_TENANTS 8		/* containers of the fleet step */
+#define MAX_FLEET_LINES 512
 #define UPSTREAM_MAX_OUT 256	/* output lines kept per program */
 
 extern const char *const all_modes[MAX_MODES];
@@ -67,6 +69,7 @@ struct result {
 	int flags;		/* -1 when nothing landed */
 	int pid, ok, tries;
 	int raiser;		/* pid of the process that raised the phase */
+	unsigned int userns;	/* inode of its user namespace, 0 if unsaid */
 	long ms;
 	int n_lines;
 	char *lines[MAX_LINES];	/* kernel lines logged during the scenario */
@@ -155,6 +158,18 @@ struct run {
 	int fault_errors;	/* "faults error" records */
 	long slab_hits, page_hits;	/* failures injected; -1: no record */
 	int leaks;		/* kmemleak's unreferenced objects; -1: no scan */
+	/* The fleet step (initramfs/fleet.c) */
+	int n_tenants;
+	struct tenant {
+		char comm[32];
+		int pid, ops, ok;
+		unsigned int userns;
+		bool died;
+	} tenants[MAX_TENANTS];
+	int n_fleet_lines;
+	char *fleet_lines[MAX_FLEET_LINES];	/* its kernel lines */
+	bool fleet_lines_cut;	/* more than MAX_FLEET_LINES */
+	long fleet_ms;		/* its duration; -1 until it ended */
 };
 
 /* A judgement: whether the observation matches the cell, and why not. */
@@ -185,6 +200,12 @@ const struct tool_run *run_find_tool(const struct run *run, const char *name);
  * the tests that read the results later.
  */
 int file_stamp(const char *path, long long *mtime_ns, long long *size);
+/*
+ * Do @r's results (read from @path, written by the test @name) belong to
+ * this build: are the kernel and initramfs they were made from still as
+ * they were?  If not, say so in a TAP comment; 1 if stale.
+ */
+int run_stale(const char *name, const char *path, const struct run *r);
 /* Did the guest leave scenario @name out of the main boot ("alone")? */
 bool run_left_out(const struct run *run, const char *name);
 void expected_warning(const struct result *r, int cleared, char *buf,

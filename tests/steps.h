@@ -20,6 +20,7 @@
 	X(bench)	\
 	X(userspace)	\
 	X(upstream)	\
+	X(fleet)	\
 	X(selftest)	/* last: it raises the phase to enforce until the next boot */
 
 /* What a boot runs when nothing is named. */

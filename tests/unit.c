@@ -21,12 +21,14 @@
 #include "spec.h"
 #include "steps.h"
 #include "tap.h"
+#include "unit_fleet.h"
 #include "unit_relations.h"
 #include "unit_walk.h"
 
 static struct result result(const char *ret, int flags, const char *line)
 {
-	struct result r = { .flags = flags, .pid = 42, .ok = 1, .tries = 1 };
+	struct result r = { .flags = flags, .pid = 42, .userns = 4026532290,
+			    .ok = 1, .tries = 1 };
 
 	strcpy(r.name, "t");
 	strcpy(r.op, "mount");
@@ -119,7 +121,7 @@ static void test_judge_phase(void)
 static void test_judge(void)
 {
 	const char *warning =
-		"VFS: process 'mnt-scenario' (pid 42) clears nosuid in mount of proc; the enforce phase will refuse this with EPERM";
+		"VFS: process 'mnt-scenario' (pid 42, user:[4026532290]) clears nosuid in mount of proc; the enforce phase will refuse this with EPERM";
 	struct result r;
 	struct cell c;
 
@@ -138,8 +140,12 @@ static void test_judge(void)
 	tap(judge(&c, &r).pass, "judge: the exact warning passes");
 	r = result("0", 0, NULL);
 	tap(!judge(&c, &r).pass, "judge: a missing warning fails");
-	r = result("0", 0, "VFS: process 'mnt-scenario' (pid 43) clears nosuid in mount of proc; the enforce phase will refuse this with EPERM");
+	r = result("0", 0, "VFS: process 'mnt-scenario' (pid 43, user:[4026532290]) clears nosuid in mount of proc; the enforce phase will refuse this with EPERM");
 	tap(!judge(&c, &r).pass, "judge: a warning with the wrong pid fails");
+	r = result("0", 0, "VFS: process 'mnt-scenario' (pid 42, user:[4026532291]) clears nosuid in mount of proc; the enforce phase will refuse this with EPERM");
+	tap(!judge(&c, &r).pass, "judge: a warning naming another user namespace fails");
+	r = result("0", 0, "VFS: process 'mnt-scenario' (pid 42) clears nosuid in mount of proc; the enforce phase will refuse this with EPERM");
+	tap(!judge(&c, &r).pass, "judge: a warning without the user namespace (before patch 14) fails");
 
 	parse_cell("EPERM", &c);
 	r = result("EPERM", -1, NULL);
@@ -305,8 +311,9 @@ static void test_results(const char *spec_path)
 	    "results: the alone record names the scenario and its parameter");
 	r = run_find(&run, "mount_proc_none");
 	tap(r && !strcmp(r->ret, "0") && r->flags == 0 && r->pid == 31 &&
+	    r->userns == 4026532290 &&
 	    r->n_lines == 1 && !strncmp(r->lines[0], "VFS: process", 12),
-	    "results: a scenario with its kernel line");
+	    "results: a scenario with its user namespace and its kernel line");
 	r = run_find(&run, "boot_unknown_value");
 	tap(r && !strcmp(r->ret, "EPERM") && r->flags == -1 && r->n_lines == 1,
 	    "results: a scenario of the second boot, refused, nothing landed");
@@ -352,8 +359,8 @@ static void test_tool_results(const char *spec_path)
 	t = &run.tools[2];
 	tap(!strcmp(tool_verdict(t), "warns") &&
 	    !strcmp(tool_call(t, buf, sizeof(buf)),
-		    "VFS: process 'mount' (pid N) clears nosuid,nodev,noexec in mount of proc; the enforce phase will refuse this with EPERM"),
-	    "tools: a warning's call is the kernel line, its pid as N");
+		    "VFS: process 'mount' (pid N, user:[N]) clears nosuid,nodev,noexec in mount of proc; the enforce phase will refuse this with EPERM"),
+	    "tools: a warning's call is the kernel line, its pid and user namespace as N");
 	t = &run.tools[3];
 	tap(!strcmp(tool_verdict(t), "fails") &&
 	    strstr(tool_call(t, buf, sizeof(buf)), "no proc or sysfs mount on /dev/.lxc/sys") &&
@@ -612,6 +619,7 @@ int main(int argc, char **argv)
 	test_seq_spec(argv[1]);
 	test_seq_walk(argv[1]);
 	test_relations();
+	test_fleet(&spec);
 	test_steps();
 	return tap_end();
 }

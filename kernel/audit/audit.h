@@ -42,6 +42,7 @@ struct audit_event {
 	char fs[32];
 	unsigned int flags;	/* AF_* */
 	unsigned long count;	/* EV_SUPPRESSED */
+	unsigned int userns;	/* EV_WARNING, EV_SUPPRESSED: 0 if unsaid */
 	enum audit_phase phase;	/* EV_RAISE (the new phase), EV_CMDLINE */
 	enum audit_phase from;	/* EV_RAISE: the phase before */
 };
@@ -73,8 +74,21 @@ int audit_read_file(const char *path, const char *host, audit_record_fn *fn,
 struct offence {
 	char program[64], op[16], fs[32];
 	unsigned int flags;
+	unsigned int userns;	/* 0: a line before patch 14 */
 	unsigned long count;
 	char first[40], last[40];
+};
+
+/*
+ * The warnings of one user namespace of a host, as its rate limit saw
+ * them: what it reported lost, and the times of its last warnings of the
+ * last boot, for a burst nobody reported.
+ */
+struct limited {
+	unsigned int userns;
+	unsigned long lost;
+	double recent[RATELIMIT_BURST];
+	int nrecent;
 };
 
 enum verdict { V_NOT_READY, V_UNKNOWN, V_IMPLICIT, V_ENFORCE };
@@ -91,9 +105,9 @@ struct host {
 	enum audit_phase phase;
 	bool phase_from_log, phase_from_cmdline;
 	unsigned long records, warnings, setattr_warnings, lost;
-	/* The last warnings of the last boot, for a burst nobody reported. */
-	double recent[RATELIMIT_BURST];
-	int nrecent;
+	/* Each user namespace has a rate limit (one, 0, before patch 14). */
+	struct limited *ns;
+	size_t nns;
 	struct offence *off;
 	size_t noff;
 	enum verdict verdict;

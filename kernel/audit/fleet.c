@@ -11,7 +11,10 @@
  *     is judged by the phase its log ends in (its last boot, after any
  *     raise);
  *   - a line the rate limit dropped may have been any operation, and
- *     the kernel reports dropped lines only at the next warning.
+ *     the kernel reports dropped lines only at the next warning of the
+ *     same user namespace or when that namespace is freed; each user
+ *     namespace has a rate limit of its own (one for all before patch 14,
+ *     whose lines name no namespace).
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -54,7 +57,8 @@ static int add_offence(struct host *h, const struct audit_event *e,
 	for (i = 0; i < h->noff; i++) {
 		o = &h->off[i];
 		if (!strcmp(o->program, e->program) && !strcmp(o->op, e->op) &&
-		    !strcmp(o->fs, e->fs) && o->flags == e->flags) {
+		    !strcmp(o->fs, e->fs) && o->flags == e->flags &&
+		    o->userns == e->userns) {
 			o->count++;
 			snprintf(o->last, sizeof(o->last), "%s", when);
 			return 0;
@@ -70,6 +74,7 @@ static int add_offence(struct host *h, const struct audit_event *e,
 	memcpy(o->op, e->op, sizeof(o->op));
 	memcpy(o->fs, e->fs, sizeof(o->fs));
 	o->flags = e->flags;
+	o->userns = e->userns;
 	o->count = 1;
 	snprintf(o->first, sizeof(o->first), "%s", when);
 	snprintf(o->last, sizeof(o->last), "%s", when);
@@ -86,19 +91,41 @@ static void printable(char *s)
 
 static void new_boot(struct host *h)
 {
+	size_t i;
+
 	h->phase = PH_UNKNOWN;
 	h->phase_from_log = h->phase_from_cmdline = false;
-	h->nrecent = 0;
+	for (i = 0; i < h->nns; i++)
+		h->ns[i].nrecent = 0;
 }
 
-static void remember_warning(struct host *h, double t)
+/* The rate limit of user namespace @userns on @h; NULL if out of memory. */
+static struct limited *limit_of(struct host *h, unsigned int userns)
 {
-	if (h->nrecent == RATELIMIT_BURST) {
-		memmove(h->recent, h->recent + 1,
-			(RATELIMIT_BURST - 1) * sizeof(*h->recent));
-		h->nrecent--;
+	struct limited *l;
+	size_t i;
+
+	for (i = 0; i < h->nns; i++)
+		if (h->ns[i].userns == userns)
+			return &h->ns[i];
+	l = realloc(h->ns, (h->nns + 1) * sizeof(*l));
+	if (!l)
+		return NULL;
+	h->ns = l;
+	l = &h->ns[h->nns++];
+	memset(l, 0, sizeof(*l));
+	l->userns = userns;
+	return l;
+}
+
+static void remember_warning(struct limited *l, double t)
+{
+	if (l->nrecent == RATELIMIT_BURST) {
+		memmove(l->recent, l->recent + 1,
+			(RATELIMIT_BURST - 1) * sizeof(*l->recent));
+		l->nrecent--;
 	}
-	h->recent[h->nrecent++] = t;
+	l->recent[l->nrecent++] = t;
 }
 
 int fleet_add(const struct audit_record *r, void *arg, char *err,
@@ -106,8 +133,11 @@ int fleet_add(const struct audit_record *r, void *arg, char *err,
 {
 	struct audit_event e = audit_message(r->msg);
 	struct host *h = host_of(arg, r->host);
+	struct limited *l = NULL;
 
-	if (!h) {
+	if (h && (e.kind == EV_WARNING || e.kind == EV_SUPPRESSED))
+		l = limit_of(h, e.userns);
+	if (!h || ((e.kind == EV_WARNING || e.kind == EV_SUPPRESSED) && !l)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -134,7 +164,7 @@ int fleet_add(const struct audit_record *r, void *arg, char *err,
 		h->warnings++;
 		if (!strcmp(e.op, "setattr"))
 			h->setattr_warnings++;
-		remember_warning(h, r->t);
+		remember_warning(l, r->t);
 		printable(e.program);
 		if (add_offence(h, &e, r->when[0] ? r->when : "unknown time")) {
 			snprintf(err, errlen, "out of memory");
@@ -143,6 +173,7 @@ int fleet_add(const struct audit_record *r, void *arg, char *err,
 		break;
 	case EV_SUPPRESSED:
 		h->lost += e.count;
+		l->lost += e.count;
 		break;
 	case EV_IGNORED:
 		/* A kernel without the run-time phase: the parameter said nothing. */
@@ -179,18 +210,26 @@ static void reason(char (*reasons)[160], int *n, const char *fmt, ...)
 }
 
 /*
- * Whether the rate limit may have dropped lines that no "callbacks
- * suppressed" line reports: the kernel prints that line only at the next
- * warning after the window, so a last full window tells nothing.
+ * Whether a rate limit of @h may have dropped lines that no suppressed
+ * count reports: the kernel prints that count only at the namespace's
+ * next warning after the window, or when the namespace is freed, so a
+ * last full window tells nothing.
  */
 static bool unseen_loss(const struct host *h)
 {
 	double span;
+	size_t i;
 
-	if (h->nrecent < RATELIMIT_BURST)
-		return false;
-	span = h->recent[RATELIMIT_BURST - 1] - h->recent[0];
-	return isnan(span) || span <= RATELIMIT_S + 0.5;
+	for (i = 0; i < h->nns; i++) {
+		const struct limited *l = &h->ns[i];
+
+		if (l->nrecent < RATELIMIT_BURST)
+			continue;
+		span = l->recent[RATELIMIT_BURST - 1] - l->recent[0];
+		if (isnan(span) || span <= RATELIMIT_S + 0.5)
+			return true;
+	}
+	return false;
 }
 
 /* A host whose log ends in warn: what its lines say the others refuse. */
@@ -278,6 +317,8 @@ static int by_count(const void *a, const void *b)
 		c = strcmp(x->op, y->op);
 	if (!c)
 		c = strcmp(x->fs, y->fs);
+	if (!c && x->userns != y->userns)
+		c = x->userns < y->userns ? -1 : 1;
 	return c ? c : (int)x->flags - (int)y->flags;
 }
 
@@ -315,8 +356,10 @@ void fleet_free(struct fleet *f)
 {
 	size_t i;
 
-	for (i = 0; i < f->nhosts; i++)
+	for (i = 0; i < f->nhosts; i++) {
 		free(f->hosts[i].off);
+		free(f->hosts[i].ns);
+	}
 	free(f->hosts);
 	f->hosts = NULL;
 	f->nhosts = 0;

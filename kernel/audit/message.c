@@ -3,9 +3,15 @@
  * One kernel message: is it ours, and what does it say?  The forms are
  * those of fs/namespace.c in the series:
  *
- *   VFS: process 'COMM' (pid N) clears FLAGS in OP of FS; the enforce
- *        phase will refuse this with EPERM
- *   mnt_warn_cleared: N callbacks suppressed          (___ratelimit())
+ *   VFS: process 'COMM' (pid N, user:[I]) clears FLAGS in OP of FS; the
+ *        enforce phase will refuse this with EPERM
+ *   VFS: user:[I] had N more warnings of proc and sysfs mount flags
+ *        suppressed
+ *   VFS: N more warnings of proc and sysfs mount flags suppressed in all
+ *        user namespaces                             (the ceiling)
+ *   (before patch 14, without the user namespace I: "(pid N) clears",
+ *   and one rate limit for all, "mnt_warn_cleared: N callbacks
+ *   suppressed" from ___ratelimit())
  *   VFS: process 'COMM' (pid N) raised the proc and sysfs mount flags
  *        phase from OLD to NEW
  *   [Kernel ]Command line: ... proc_sysfs_mount_flags=PHASE ...
@@ -27,7 +33,7 @@
 
 #define WARNING_END "; the enforce phase will refuse this with EPERM"
 #define RAISE " raised the proc and sysfs mount flags phase from "
-#define SUPPRESSED "mnt_warn_cleared: "
+#define GLOBAL_SUPPRESSED "mnt_warn_cleared: "	/* before patch 14 */
 #define PARAM "proc_sysfs_mount_flags="
 #define UNKNOWN "VFS: unknown proc_sysfs_mount_flags="
 
@@ -96,10 +102,26 @@ static bool copy_word(char *dst, size_t size, const char *s, size_t len)
 	return true;
 }
 
+/* "I]" at @s: the user namespace's inode into *@ns; the rest, or NULL. */
+static const char *parse_userns(const char *s, unsigned int *ns)
+{
+	unsigned long v;
+	char *q;
+
+	if (*s < '1' || *s > '9')
+		return NULL;
+	v = strtoul(s, &q, 10);
+	if (*q != ']' || v > 0xffffffffUL)
+		return NULL;
+	*ns = v;
+	return q + 1;
+}
+
 /*
- * "COMM' (pid N)" at @s: the command into @e->program, and the rest
- * after ") ".  The command may hold any byte, so the last "' (pid " ends
- * it.  NULL if malformed.
+ * "COMM' (pid N, user:[I])" at @s, or "COMM' (pid N)" before patch 14:
+ * the command into @e->program, the namespace into @e->userns (0 if not
+ * said), and the rest after ") ".  The command may hold any byte, so the
+ * last "' (pid " ends it.  NULL if malformed.
  */
 static const char *parse_process(const char *s, struct audit_event *e)
 {
@@ -114,7 +136,10 @@ static const char *parse_process(const char *s, struct audit_event *e)
 	if (*p < '0' || *p > '9')
 		return NULL;
 	strtoul(p, &q, 10);
-	return strncmp(q, ") ", 2) ? NULL : q + 2;
+	p = q;
+	if (!strncmp(p, ", user:[", 8) && !(p = parse_userns(p + 8, &e->userns)))
+		return NULL;
+	return strncmp(p, ") ", 2) ? NULL : p + 2;
 }
 
 /* "clears FLAGS in OP of FS; the enforce phase ..." */
@@ -165,6 +190,30 @@ static enum event_kind parse_suppressed(const char *p, struct audit_event *e)
 	return strcmp(end, " callbacks suppressed") ? EV_MALFORMED : EV_SUPPRESSED;
 }
 
+/* "I] had N more warnings ... suppressed", after "VFS: user:[" */
+static enum event_kind parse_ns_suppressed(const char *p, struct audit_event *e)
+{
+	char *end;
+
+	p = parse_userns(p, &e->userns);
+	if (!p || strncmp(p, " had ", 5) || p[5] < '1' || p[5] > '9')
+		return EV_MALFORMED;
+	e->count = strtoul(p + 5, &end, 10);
+	return strcmp(end, SUPPRESSED_END) ? EV_MALFORMED : EV_SUPPRESSED;
+}
+
+/* "N more warnings ... suppressed in all user namespaces", after "VFS: " */
+static enum event_kind parse_all_suppressed(const char *p, struct audit_event *e)
+{
+	char *end;
+
+	if (*p < '1' || *p > '9')
+		return EV_MALFORMED;
+	e->count = strtoul(p, &end, 10);
+	return strcmp(end, SUPPRESSED_END SUPPRESSED_ALL) ? EV_MALFORMED :
+							   EV_SUPPRESSED;
+}
+
 /* "X, keeping the PHASE phase": the kernel says which phase it keeps. */
 static enum event_kind parse_kept(const char *p, struct audit_event *e)
 {
@@ -199,8 +248,13 @@ struct audit_event audit_message(const char *msg)
 				  .from = PH_UNKNOWN };
 	const char *p;
 
-	if (!strncmp(msg, SUPPRESSED, strlen(SUPPRESSED))) {
-		e.kind = parse_suppressed(msg + strlen(SUPPRESSED), &e);
+	if (!strncmp(msg, GLOBAL_SUPPRESSED, strlen(GLOBAL_SUPPRESSED))) {
+		e.kind = parse_suppressed(msg + strlen(GLOBAL_SUPPRESSED), &e);
+	} else if (!strncmp(msg, SUPPRESSED_PREFIX, strlen(SUPPRESSED_PREFIX))) {
+		e.kind = parse_ns_suppressed(msg + strlen(SUPPRESSED_PREFIX), &e);
+	} else if (!strncmp(msg, "VFS: ", 5) && msg[5] >= '0' && msg[5] <= '9' &&
+		   strstr(msg, SUPPRESSED_END)) {
+		e.kind = parse_all_suppressed(msg + 5, &e);
 	} else if (!strncmp(msg, WARNING_PREFIX, strlen(WARNING_PREFIX))) {
 		p = parse_process(msg + strlen(WARNING_PREFIX), &e);
 		if (!p)
@@ -220,7 +274,8 @@ struct audit_event audit_message(const char *msg)
 			e.kind = EV_IGNORED;
 	} else if (!strncmp(msg, "Linux version ", 14)) {
 		e.kind = EV_BOOT;
-	} else if (strstr(msg, WARNING_PREFIX) || strstr(msg, SUPPRESSED)) {
+	} else if (strstr(msg, WARNING_PREFIX) || strstr(msg, GLOBAL_SUPPRESSED) ||
+		   strstr(msg, SUPPRESSED_END)) {
 		e.kind = EV_MALFORMED;	/* ours, after something else */
 	}
 	return e;

@@ -6,9 +6,18 @@
 
 #include "audit.h"
 
+/* "user:[I]" for a user namespace, "-" where the line named none. */
+static const char *userns_name(unsigned int userns, char *buf, size_t len)
+{
+	if (!userns)
+		return "-";
+	snprintf(buf, len, "user:[%u]", userns);
+	return buf;
+}
+
 void report_text(const struct fleet *f)
 {
-	char flags[32];
+	char flags[32], ns[32];
 	size_t i, j;
 	int k;
 
@@ -20,11 +29,16 @@ void report_text(const struct fleet *f)
 			printf("  - %s\n", h->reasons[k]);
 		if (h->lost)
 			printf("  lines lost to the rate limit: %lu\n", h->lost);
+		for (j = 0; j < h->nns; j++)
+			if (h->ns[j].lost)
+				printf("  %6lu lost in %s\n", h->ns[j].lost,
+				       userns_name(h->ns[j].userns, ns, sizeof(ns)));
 		for (j = 0; j < h->noff; j++) {
 			const struct offence *o = &h->off[j];
 
-			printf("  %6lu x %s: %s of %s without %s (first %s, last %s)\n",
-			       o->count, o->program, o->op, o->fs,
+			printf("  %6lu x %s in %s: %s of %s without %s (first %s, last %s)\n",
+			       o->count, o->program,
+			       userns_name(o->userns, ns, sizeof(ns)), o->op, o->fs,
 			       audit_flag_names(o->flags, flags, sizeof(flags)),
 			       o->first, o->last);
 		}
@@ -50,6 +64,8 @@ static json_object *offence_json(const struct offence *o)
 	int b;
 
 	json_object_object_add(j, "program", json_object_new_string(o->program));
+	json_object_object_add(j, "user_namespace", o->userns ?
+			       json_object_new_int64(o->userns) : NULL);
 	json_object_object_add(j, "operation", json_object_new_string(o->op));
 	json_object_object_add(j, "filesystem", json_object_new_string(o->fs));
 	fl = json_object_new_array();
@@ -65,7 +81,7 @@ static json_object *offence_json(const struct offence *o)
 
 static json_object *host_json(const struct host *h)
 {
-	json_object *j = json_object_new_object(), *offences;
+	json_object *j = json_object_new_object(), *offences, *lost;
 	size_t i;
 
 	json_object_object_add(j, "host", json_object_new_string(h->name));
@@ -79,6 +95,20 @@ static json_object *host_json(const struct host *h)
 	json_object_object_add(j, "kernel_messages", json_object_new_int64(h->records));
 	json_object_object_add(j, "warnings", json_object_new_int64(h->warnings));
 	json_object_object_add(j, "lines_lost", json_object_new_int64(h->lost));
+	lost = json_object_new_array();
+	for (i = 0; i < h->nns; i++) {
+		json_object *l;
+
+		if (!h->ns[i].lost)
+			continue;
+		l = json_object_new_object();
+		json_object_object_add(l, "user_namespace", h->ns[i].userns ?
+				       json_object_new_int64(h->ns[i].userns) : NULL);
+		json_object_object_add(l, "lines_lost",
+				       json_object_new_int64(h->ns[i].lost));
+		json_object_array_add(lost, l);
+	}
+	json_object_object_add(j, "lost_by_user_namespace", lost);
 	offences = json_object_new_array();
 	for (i = 0; i < h->noff; i++)
 		json_object_array_add(offences, offence_json(&h->off[i]));

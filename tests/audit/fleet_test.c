@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * psmf-audit on a fleet of our own guests: the consoles of boots that ran
+ * the fleet step under warn (initramfs/fleet.c), each a host of several
+ * containers, one of them noisy.  The tool's report must attribute every
+ * tenant's mounts to its command and user namespace, and hide none: what
+ * it counts for a tenant, plus what it says the tenant's namespace lost to
+ * the rate limit, is the number of mounts the tenant made, as the guest
+ * reported it; a tenant within one window of the rate limit lost nothing.
+ *
+ * usage: audit_fleet_test PSMF_AUDIT HOST=RESULTS=CONSOLE...
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <json-c/json.h>
+
+#include "../spec.h"
+#include "../tap.h"
+
+#define MAX_HOSTS 8
+
+struct host {
+	char name[64];
+	const char *results, *console;
+	struct run run;
+};
+
+/* Copy @from to @to; false with a TAP comment if it cannot. */
+static bool copy(const char *from, const char *to)
+{
+	char buf[65536];
+	FILE *in = fopen(from, "r"), *out = in ? fopen(to, "w") : NULL;
+	size_t n;
+	bool ok = in && out;
+
+	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	if (in)
+		fclose(in);
+	if (out && fclose(out))
+		ok = false;
+	if (!ok)
+		printf("# cannot copy %s to %s: %s\n", from, to, strerror(errno));
+	return ok;
+}
+
+/* Run @audit --json on @dir: its output, parsed; NULL with a comment. */
+static json_object *audit_json(const char *audit, const char *dir)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	int fd[2], status;
+	char buf[65536];
+	json_object *j;
+	ssize_t n;
+	pid_t pid;
+
+	if (!f || pipe(fd))
+		return NULL;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		execl(audit, audit, "--json", dir, (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	while ((n = read(fd[0], buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, n, f);
+	close(fd[0]);
+	fclose(f);
+	waitpid(pid, &status, 0);
+	j = WIFEXITED(status) && !WEXITSTATUS(status) ? json_tokener_parse(out) : NULL;
+	if (!j)
+		printf("# %s --json %s: status %d, no JSON report\n", audit, dir,
+		       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	free(out);
+	return j;
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+static json_object *host_report(json_object *report, const char *name)
+{
+	json_object *hosts = get(report, "hosts");
+	size_t i;
+
+	for (i = 0; hosts && i < json_object_array_length(hosts); i++) {
+		json_object *h = json_object_array_get_idx(hosts, i);
+
+		if (!strcmp(json_object_get_string(get(h, "host")), name))
+			return h;
+	}
+	return NULL;
+}
+
+/* What @h's report counts for @t, and what it says @t's namespace lost. */
+static void counted(json_object *h, const struct tenant *t, long *count,
+		    long *lost)
+{
+	json_object *off = get(h, "offences"), *l = get(h, "lost_by_user_namespace");
+	size_t i;
+
+	*count = *lost = 0;
+	for (i = 0; off && i < json_object_array_length(off); i++) {
+		json_object *o = json_object_array_get_idx(off, i);
+
+		if (!strcmp(json_object_get_string(get(o, "program")), t->comm) &&
+		    json_object_get_int64(get(o, "user_namespace")) == t->userns)
+			*count += json_object_get_int64(get(o, "count"));
+	}
+	for (i = 0; l && i < json_object_array_length(l); i++) {
+		json_object *o = json_object_array_get_idx(l, i);
+
+		if (json_object_get_int64(get(o, "user_namespace")) == t->userns)
+			*lost += json_object_get_int64(get(o, "lines_lost"));
+	}
+}
+
+/* Every offence of @h names the user namespace it came from. */
+static int unattributed(json_object *h)
+{
+	json_object *off = get(h, "offences");
+	size_t i;
+	int n = 0;
+
+	for (i = 0; off && i < json_object_array_length(off); i++)
+		n += !get(json_object_array_get_idx(off, i), "user_namespace");
+	return n;
+}
+
+static void judge_host(json_object *report, const struct host *h)
+{
+	json_object *r = host_report(report, h->name);
+	int i;
+
+	tap(r != NULL, "%s: the report has the host", h->name);
+	if (!r)
+		return;
+	tap(!unattributed(r), "%s: every offence names its user namespace (%d do not)",
+	    h->name, unattributed(r));
+	for (i = 0; i < h->run.n_tenants; i++) {
+		const struct tenant *t = &h->run.tenants[i];
+		long count, lost;
+
+		counted(r, t, &count, &lost);
+		tap(count + lost == t->ops,
+		    "%s %s in user:[%u]: counted %ld, lost %ld, of its %d mounts",
+		    h->name, t->comm, t->userns, count, lost, t->ops);
+		if (t->ops <= RATELIMIT_BURST)
+			tap(count == t->ops && !lost,
+			    "%s %s: within one window, all %d counted, none hidden by the noisy tenant",
+			    h->name, t->comm, t->ops);
+	}
+}
+
+/* "HOST=RESULTS=CONSOLE" into @h, its results read; false if unusable. */
+static bool load_host(const char *arg, struct host *h)
+{
+	char *a = strdup(arg), *r = strchr(a, '='), *c = r ? strchr(r + 1, '=') : NULL;
+
+	if (!c) {
+		printf("Bail out! %s: want HOST=RESULTS=CONSOLE\n", arg);
+		exit(2);
+	}
+	*r++ = *c++ = '\0';
+	snprintf(h->name, sizeof(h->name), "%s", a);
+	h->results = r;
+	h->console = c;
+	if (run_load(r, &h->run) || h->run.n_tenants < 3) {
+		printf("# %s: no fleet step in %s; run 'meson test' on the warn boots first\n",
+		       h->name, r);
+		return false;
+	}
+	return !run_stale(h->name, r, &h->run);
+}
+
+int main(int argc, char **argv)
+{
+	static struct host hosts[MAX_HOSTS];
+	char dir[] = "/tmp/psmf-fleet.XXXXXX", path[600];
+	json_object *report = NULL;
+	int i, n = argc - 2, usable = 0;
+
+	printf("TAP version 13\n");
+	if (argc < 4 || n > MAX_HOSTS) {
+		printf("Bail out! usage: audit_fleet_test PSMF_AUDIT HOST=RESULTS=CONSOLE... (2 to %d hosts)\n",
+		       MAX_HOSTS);
+		return 2;
+	}
+	if (!mkdtemp(dir)) {
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		return 2;
+	}
+	for (i = 0; i < n; i++) {
+		if (!load_host(argv[i + 2], &hosts[i]))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s.log", dir, hosts[i].name);
+		usable += copy(hosts[i].console, path);
+	}
+	tap(usable == n, "%d of %d hosts have a fleet step's results and console", usable, n);
+	if (usable == n)
+		report = audit_json(argv[1], dir);
+	tap(report != NULL, "psmf-audit --json on the %d hosts' consoles gives a report", n);
+	for (i = 0; report && i < n; i++)
+		judge_host(report, &hosts[i]);
+	json_object_put(report);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s.log", dir, hosts[i].name);
+		unlink(path);
+		run_free(&hosts[i].run);
+	}
+	rmdir(dir);
+	return tap_end();
+}
