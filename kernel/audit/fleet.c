@@ -97,16 +97,19 @@ static void new_boot(struct host *h)
 	h->phase_from_log = h->phase_from_cmdline = false;
 	for (i = 0; i < h->nns; i++)
 		h->ns[i].nrecent = 0;
+	h->boot_seq = h->seq;
 }
 
-/* The rate limit of user namespace @userns on @h; NULL if out of memory. */
-static struct limited *limit_of(struct host *h, unsigned int userns)
+/* @program in user namespace @userns on @h; NULL if out of memory. */
+static struct limited *limit_of(struct host *h, unsigned int userns,
+				const char *program)
 {
 	struct limited *l;
 	size_t i;
 
 	for (i = 0; i < h->nns; i++)
-		if (h->ns[i].userns == userns)
+		if (h->ns[i].userns == userns &&
+		    !strcmp(h->ns[i].program, program))
 			return &h->ns[i];
 	l = realloc(h->ns, (h->nns + 1) * sizeof(*l));
 	if (!l)
@@ -115,7 +118,26 @@ static struct limited *limit_of(struct host *h, unsigned int userns)
 	l = &h->ns[h->nns++];
 	memset(l, 0, sizeof(*l));
 	l->userns = userns;
+	snprintf(l->program, sizeof(l->program), "%s", program);
 	return l;
+}
+
+/*
+ * Whose loss a report for @userns is: the program that last warned in a
+ * namespace of that number in this boot, or "-" if none did or the
+ * report names no namespace (the ceiling's, or one rate limit for all
+ * before patch 14).
+ */
+static struct limited *loser_of(struct host *h, unsigned int userns)
+{
+	struct limited *best = NULL;
+	size_t i;
+
+	for (i = 0; userns && i < h->nns; i++)
+		if (h->ns[i].userns == userns && h->ns[i].seq > h->boot_seq &&
+		    (!best || h->ns[i].seq > best->seq))
+			best = &h->ns[i];
+	return best ? best : limit_of(h, userns, "-");
 }
 
 static void remember_warning(struct limited *l, double t)
@@ -135,8 +157,11 @@ int fleet_add(const struct audit_record *r, void *arg, char *err,
 	struct host *h = host_of(arg, r->host);
 	struct limited *l = NULL;
 
-	if (h && (e.kind == EV_WARNING || e.kind == EV_SUPPRESSED))
-		l = limit_of(h, e.userns);
+	printable(e.program);
+	if (h && e.kind == EV_WARNING)
+		l = limit_of(h, e.userns, e.program);
+	else if (h && e.kind == EV_SUPPRESSED)
+		l = loser_of(h, e.userns);
 	if (!h || ((e.kind == EV_WARNING || e.kind == EV_SUPPRESSED) && !l)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -165,7 +190,7 @@ int fleet_add(const struct audit_record *r, void *arg, char *err,
 		if (!strcmp(e.op, "setattr"))
 			h->setattr_warnings++;
 		remember_warning(l, r->t);
-		printable(e.program);
+		l->seq = ++h->seq;
 		if (add_offence(h, &e, r->when[0] ? r->when : "unknown time")) {
 			snprintf(err, errlen, "out of memory");
 			return -1;

@@ -31,7 +31,8 @@ void report_text(const struct fleet *f)
 			printf("  lines lost to the rate limit: %lu\n", h->lost);
 		for (j = 0; j < h->nns; j++)
 			if (h->ns[j].lost)
-				printf("  %6lu lost in %s\n", h->ns[j].lost,
+				printf("  %6lu lost of %s in %s\n", h->ns[j].lost,
+				       h->ns[j].program,
 				       userns_name(h->ns[j].userns, ns, sizeof(ns)));
 		for (j = 0; j < h->noff; j++) {
 			const struct offence *o = &h->off[j];
@@ -102,6 +103,8 @@ static json_object *host_json(const struct host *h)
 		if (!h->ns[i].lost)
 			continue;
 		l = json_object_new_object();
+		json_object_object_add(l, "program",
+				       json_object_new_string(h->ns[i].program));
 		json_object_object_add(l, "user_namespace", h->ns[i].userns ?
 				       json_object_new_int64(h->ns[i].userns) : NULL);
 		json_object_object_add(l, "lines_lost",

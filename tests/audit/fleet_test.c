@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,7 +126,8 @@ static void counted(json_object *h, const struct tenant *t, long *count,
 	for (i = 0; l && i < json_object_array_length(l); i++) {
 		json_object *o = json_object_array_get_idx(l, i);
 
-		if (json_object_get_int64(get(o, "user_namespace")) == t->userns)
+		if (!strcmp(json_object_get_string(get(o, "program")), t->comm) &&
+		    json_object_get_int64(get(o, "user_namespace")) == t->userns)
 			*lost += json_object_get_int64(get(o, "lines_lost"));
 	}
 }
@@ -142,29 +144,92 @@ static int unattributed(json_object *h)
 	return n;
 }
 
-static void judge_host(json_object *report, const struct host *h)
+/* A check of judge_host(): TAP if @print, else only counted. */
+static int check(bool print, bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int check(bool print, bool ok, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (print)
+		tap(ok, "%s", what);
+	return !ok;
+}
+
+/* The report on @h against its tenants' counts; how many checks failed. */
+static int judge_host(json_object *report, const struct host *h, bool print)
 {
 	json_object *r = host_report(report, h->name);
-	int i;
+	int i, failed;
 
-	tap(r != NULL, "%s: the report has the host", h->name);
+	failed = check(print, r != NULL, "%s: the report has the host", h->name);
 	if (!r)
-		return;
-	tap(!unattributed(r), "%s: every offence names its user namespace (%d do not)",
-	    h->name, unattributed(r));
+		return failed;
+	failed += check(print, !unattributed(r),
+			"%s: every offence names its user namespace (%d do not)",
+			h->name, unattributed(r));
 	for (i = 0; i < h->run.n_tenants; i++) {
 		const struct tenant *t = &h->run.tenants[i];
 		long count, lost;
 
 		counted(r, t, &count, &lost);
-		tap(count + lost == t->ops,
-		    "%s %s in user:[%u]: counted %ld, lost %ld, of its %d mounts",
-		    h->name, t->comm, t->userns, count, lost, t->ops);
+		failed += check(print, count + lost == t->ops,
+				"%s %s in user:[%u]: counted %ld, lost %ld, of its %d mounts",
+				h->name, t->comm, t->userns, count, lost, t->ops);
 		if (t->ops <= RATELIMIT_BURST)
-			tap(count == t->ops && !lost,
-			    "%s %s: within one window, all %d counted, none hidden by the noisy tenant",
-			    h->name, t->comm, t->ops);
+			failed += check(print, count == t->ops && !lost,
+					"%s %s: within one window, all %d counted, none hidden by the noisy tenant",
+					h->name, t->comm, t->ops);
 	}
+	return failed;
+}
+
+/*
+ * The same check on @h's console with the first warning of its first
+ * tenant within one window taken out, as a rate limit for all would have
+ * hidden it: it must fail.
+ */
+static void broken_turns_red(const char *audit, const char *dir,
+			     const struct host *h)
+{
+	char path[600], line[4096], want[160];
+	const struct tenant *t = NULL;
+	json_object *report;
+	FILE *in, *out;
+	int i, cut = 0;
+
+	for (i = 0; i < h->run.n_tenants && !t; i++)
+		if (h->run.tenants[i].ops <= RATELIMIT_BURST)
+			t = &h->run.tenants[i];
+	if (!t) {
+		tap(false, "%s: a tenant within one window to hide", h->name);
+		return;
+	}
+	snprintf(want, sizeof(want), WARNING_PREFIX "%s' (pid %d, user:[%u])",
+		 t->comm, t->pid, t->userns);
+	snprintf(path, sizeof(path), "%s/%.63s.log", dir, h->name);
+	in = fopen(h->console, "r");
+	out = fopen(path, "w");
+	while (in && out && fgets(line, sizeof(line), in))
+		if (cut || !strstr(line, want))
+			fputs(line, out);
+		else
+			cut = 1;
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+	report = cut ? audit_json(audit, dir) : NULL;
+	tap(report && judge_host(report, h, false) > 0,
+	    "%s with %s's first warning taken out, as one rate limit for all would hide it: the check fails",
+	    h->name, t->comm);
+	json_object_put(report);
+	unlink(path);
 }
 
 /* "HOST=RESULTS=CONSOLE" into @h, its results read; false if unusable. */
@@ -208,7 +273,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		if (!load_host(argv[i + 2], &hosts[i]))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s.log", dir, hosts[i].name);
+		snprintf(path, sizeof(path), "%s/%.63s.log", dir, hosts[i].name);
 		usable += copy(hosts[i].console, path);
 	}
 	tap(usable == n, "%d of %d hosts have a fleet step's results and console", usable, n);
@@ -216,10 +281,17 @@ int main(int argc, char **argv)
 		report = audit_json(argv[1], dir);
 	tap(report != NULL, "psmf-audit --json on the %d hosts' consoles gives a report", n);
 	for (i = 0; report && i < n; i++)
-		judge_host(report, &hosts[i]);
+		judge_host(report, &hosts[i], true);
 	json_object_put(report);
+	if (report) {
+		for (i = 0; i < n; i++) {
+			snprintf(path, sizeof(path), "%s/%.63s.log", dir, hosts[i].name);
+			unlink(path);
+		}
+		broken_turns_red(argv[1], dir, &hosts[0]);
+	}
 	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/%s.log", dir, hosts[i].name);
+		snprintf(path, sizeof(path), "%s/%.63s.log", dir, hosts[i].name);
 		unlink(path);
 		run_free(&hosts[i].run);
 	}
