@@ -89,6 +89,16 @@ static void warn_run(struct run *run, bool hide_quiet, bool miscount)
 	add_line(run, "random: crng init done");
 }
 
+/* Three tenants of one mount each, @ok of which succeeded; no lines. */
+static void quiet_run(struct run *run, int ok)
+{
+	memset(run, 0, sizeof(*run));
+	run->fleet_ms = 100;
+	add_tenant(run, "fleet-web", 41, 4026532291u, 1, ok);
+	add_tenant(run, "fleet-db", 42, 4026532292u, 1, ok);
+	add_tenant(run, "fleet-cron", 43, 4026532293u, 1, ok);
+}
+
 static void free_run(struct run *run)
 {
 	int i;
@@ -125,11 +135,7 @@ void test_fleet(const struct spec *spec)
 	free_run(&run);
 
 	/* no flood: nothing suppressed, the run proves nothing */
-	memset(&run, 0, sizeof(run));
-	run.fleet_ms = 100;
-	add_tenant(&run, "fleet-web", 41, 4026532291u, 1, 1);
-	add_tenant(&run, "fleet-db", 42, 4026532292u, 1, 1);
-	add_tenant(&run, "fleet-cron", 43, 4026532293u, 1, 1);
+	quiet_run(&run, 1);
 	for (i = 0; i < 3; i++)
 		add_line(&run, WARNING, run.tenants[i].comm, run.tenants[i].pid,
 			 run.tenants[i].userns);
@@ -138,11 +144,7 @@ void test_fleet(const struct spec *spec)
 	free_run(&run);
 
 	/* enforce: every mount refused, and nothing logged */
-	memset(&run, 0, sizeof(run));
-	run.fleet_ms = 100;
-	add_tenant(&run, "fleet-web", 41, 4026532291u, 1, 0);
-	add_tenant(&run, "fleet-db", 42, 4026532292u, 1, 0);
-	add_tenant(&run, "fleet-cron", 43, 4026532293u, 1, 0);
+	quiet_run(&run, 0);
 	tap(judged(spec, &run, PHASE_ENFORCE) == 0,
 	    "fleet: enforce refuses every mount and logs nothing: passes");
 	add_line(&run, WARNING, "fleet-web", 41, 4026532291u);

@@ -9,6 +9,7 @@
  * reported it; a tenant within one window of the rate limit lost nothing.
  *
  * usage: audit_fleet_test PSMF_AUDIT HOST=RESULTS=CONSOLE...
+ * (HOST: the meson test that wrote RESULTS and CONSOLE, e.g. 6.1-warn)
  */
 #define _GNU_SOURCE
 #include <errno.h>
