@@ -145,6 +145,13 @@ void run_fleet(void)
 	size_t i;
 	char c;
 
+	/*
+	 * A step before may have left a namespace whose count of suppressed
+	 * lines comes when it is freed, and inode numbers are reused: let
+	 * those lines come before the fleet's, and its windows close.
+	 */
+	wait_fresh_ratelimit();
+	kmsg_settle(1500, 8000);
 	report("begin fleet\n");
 	kmsg = kmsg_open_at_end();
 	if (pipe(go) || pipe(stop))

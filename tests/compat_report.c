@@ -84,13 +84,15 @@ int compat_index(const struct matrix *m, const char *name)
 static const char *masked(const char *s, const char *mark, char *buf,
 			  size_t len)
 {
-	const char *p = strstr(s, mark);
-	size_t at = p ? (size_t)(p - s) + strlen(mark) : 0;
 	char copy[1024];
+	const char *p;
+	size_t at;
 
+	snprintf(copy, sizeof(copy), "%s", s);
+	p = strstr(copy, mark);
 	if (!p)
 		return s;
-	snprintf(copy, sizeof(copy), "%s", s);
+	at = (size_t)(p - copy) + strlen(mark);
 	snprintf(buf, len, "%.*sN%s", (int)at, copy,
 		 copy + at + strspn(copy + at, "0123456789"));
 	return buf;

@@ -32,6 +32,13 @@ struct tally {
 	int suppressed;		/* what its namespace's limit reported lost */
 };
 
+/*
+ * A count for @userns is the tenant's only after the tenant's first
+ * warning: before it, the number may still have been another namespace's
+ * (the kernel reuses inode numbers, and reports a namespace's count when
+ * it is freed).
+ */
+
 /* The exact warning line of a mount by tenant @t, as @c says. */
 static void tenant_warning(const struct tenant *t, const struct cell *c,
 			   char *buf, size_t len)
@@ -76,7 +83,7 @@ static bool tally_line(const struct run *run, const struct cell *c,
 	}
 	n = suppressed_count(line, &userns);
 	for (i = 0; n > 0 && i < run->n_tenants; i++)
-		if (run->tenants[i].userns == userns) {
+		if (run->tenants[i].userns == userns && tally[i].lines) {
 			tally[i].suppressed += n;
 			return true;
 		}

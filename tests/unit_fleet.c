@@ -127,11 +127,19 @@ void test_fleet(const struct spec *spec)
 	free_run(&run);
 
 	warn_run(&run, false, false);
-	free(run.fleet_lines[--run.n_fleet_lines]);
-	free(run.fleet_lines[--run.n_fleet_lines]);
 	add_line(&run, SUPPRESSED, 4026532299u, 15);
 	tap(judged(spec, &run, PHASE_WARN) > 0,
 	    "fleet: a suppressed count for a namespace that is no tenant's: fails");
+	free_run(&run);
+
+	/* a count for a tenant's number before its first warning: an earlier namespace's */
+	warn_run(&run, false, false);
+	memmove(run.fleet_lines + 1, run.fleet_lines,
+		run.n_fleet_lines++ * sizeof(*run.fleet_lines));
+	if (asprintf(&run.fleet_lines[0], SUPPRESSED, 4026532291u, 30) < 0)
+		abort();
+	tap(judged(spec, &run, PHASE_WARN) > 0,
+	    "fleet: a count for a tenant's inode number logged before the tenant warned: fails");
 	free_run(&run);
 
 	/* no flood: nothing suppressed, the run proves nothing */

@@ -80,18 +80,25 @@ struct offence {
 };
 
 /*
- * The warnings of one program in one user namespace of a host, as the
- * namespace's rate limit saw them: what it reported lost, and the times
- * of its last warnings of the last boot, for a burst nobody reported.
- * The kernel reports a namespace's losses before the namespace's inode
- * number can be reused, so a report belongs to the namespace that last
- * warned with that number: to its program, in @seq order.
+ * What one program in one user namespace of a host lost to the rate
+ * limit.  The kernel reports a namespace's losses before the namespace's
+ * inode number can be reused, so a report belongs to the namespace that
+ * last warned with that number: to its program, in @seq order.
  */
 struct limited {
 	unsigned int userns;
 	char program[64];
 	unsigned long lost;
 	unsigned long seq;	/* when it last warned, in the host's order */
+};
+
+/*
+ * One user namespace's rate limit (0: lines that name none, one limit for
+ * the whole kernel before patch 14): the times of its last warnings since
+ * its last report of losses in the last boot, for a burst nobody reported.
+ */
+struct window {
+	unsigned int userns;
 	double recent[RATELIMIT_BURST];
 	int nrecent;
 };
@@ -113,6 +120,8 @@ struct host {
 	/* Each user namespace has a rate limit (one, 0, before patch 14). */
 	struct limited *ns;
 	size_t nns;
+	struct window *win;
+	size_t nwin;
 	unsigned long seq, boot_seq;	/* warnings so far; at the last boot */
 	struct offence *off;
 	size_t noff;

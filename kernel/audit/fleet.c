@@ -95,8 +95,8 @@ static void new_boot(struct host *h)
 
 	h->phase = PH_UNKNOWN;
 	h->phase_from_log = h->phase_from_cmdline = false;
-	for (i = 0; i < h->nns; i++)
-		h->ns[i].nrecent = 0;
+	for (i = 0; i < h->nwin; i++)
+		h->win[i].nrecent = 0;
 	h->boot_seq = h->seq;
 }
 
@@ -140,7 +140,26 @@ static struct limited *loser_of(struct host *h, unsigned int userns)
 	return best ? best : limit_of(h, userns, "-");
 }
 
-static void remember_warning(struct limited *l, double t)
+/* The rate limit of user namespace @userns on @h; NULL if out of memory. */
+static struct window *window_of(struct host *h, unsigned int userns)
+{
+	struct window *w;
+	size_t i;
+
+	for (i = 0; i < h->nwin; i++)
+		if (h->win[i].userns == userns)
+			return &h->win[i];
+	w = realloc(h->win, (h->nwin + 1) * sizeof(*w));
+	if (!w)
+		return NULL;
+	h->win = w;
+	w = &h->win[h->nwin++];
+	memset(w, 0, sizeof(*w));
+	w->userns = userns;
+	return w;
+}
+
+static void remember_warning(struct window *l, double t)
 {
 	if (l->nrecent == RATELIMIT_BURST) {
 		memmove(l->recent, l->recent + 1,
@@ -155,14 +174,18 @@ int fleet_add(const struct audit_record *r, void *arg, char *err,
 {
 	struct audit_event e = audit_message(r->msg);
 	struct host *h = host_of(arg, r->host);
+	bool limited = e.kind == EV_WARNING || e.kind == EV_SUPPRESSED;
 	struct limited *l = NULL;
+	struct window *w = NULL;
 
 	printable(e.program);
 	if (h && e.kind == EV_WARNING)
 		l = limit_of(h, e.userns, e.program);
 	else if (h && e.kind == EV_SUPPRESSED)
 		l = loser_of(h, e.userns);
-	if (!h || ((e.kind == EV_WARNING || e.kind == EV_SUPPRESSED) && !l)) {
+	if (h && limited)
+		w = window_of(h, e.userns);
+	if (!h || (limited && (!l || !w))) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -189,7 +212,7 @@ int fleet_add(const struct audit_record *r, void *arg, char *err,
 		h->warnings++;
 		if (!strcmp(e.op, "setattr"))
 			h->setattr_warnings++;
-		remember_warning(l, r->t);
+		remember_warning(w, r->t);
 		l->seq = ++h->seq;
 		if (add_offence(h, &e, r->when[0] ? r->when : "unknown time")) {
 			snprintf(err, errlen, "out of memory");
@@ -199,6 +222,7 @@ int fleet_add(const struct audit_record *r, void *arg, char *err,
 	case EV_SUPPRESSED:
 		h->lost += e.count;
 		l->lost += e.count;
+		w->nrecent = 0;		/* what it lost so far is reported */
 		break;
 	case EV_IGNORED:
 		/* A kernel without the run-time phase: the parameter said nothing. */
@@ -245,8 +269,8 @@ static bool unseen_loss(const struct host *h)
 	double span;
 	size_t i;
 
-	for (i = 0; i < h->nns; i++) {
-		const struct limited *l = &h->ns[i];
+	for (i = 0; i < h->nwin; i++) {
+		const struct window *l = &h->win[i];
 
 		if (l->nrecent < RATELIMIT_BURST)
 			continue;
@@ -384,6 +408,7 @@ void fleet_free(struct fleet *f)
 	for (i = 0; i < f->nhosts; i++) {
 		free(f->hosts[i].off);
 		free(f->hosts[i].ns);
+		free(f->hosts[i].win);
 	}
 	free(f->hosts);
 	f->hosts = NULL;
