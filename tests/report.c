@@ -235,7 +235,7 @@ int report_markdown(const struct matrix *m, FILE *f)
 		}
 		fprintf(f, "\n");
 	}
-	fprintf(f, "\n## Warning lines logged by the warn variant\n\n(The pid as `N`; matrix.json has each line as logged.)\n\n");
+	fprintf(f, "\n## Warning lines logged by the warn variant\n\n(The pid and the user namespace as `N`; matrix.json has each line as logged.)\n\n");
 	j = PHASE_WARN;
 	for (i = 0; m->run[j] && i < m->spec->n; i++) {
 		show(m, i, j, &s);
