@@ -1,6 +1,6 @@
 #!/bin/sh
 # The scripts a distribution runs on its own tree and config
-# (kernel/apply.sh, kernel/set-mode.sh) fed bad input: each must fail with
+# (kernel/apply.sh, kernel/set-mode.sh, kernel/debian-package.sh) fed bad input: each must fail with
 # a message that names the cause, and leave the user's files byte for byte
 # as they were.  A good run is checked too, so that a check that cannot see
 # a change would fail.  TAP on stdout.
@@ -23,14 +23,27 @@ trap 'rm -rf "$work"' EXIT
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 
-# The sums of a config file, or of every file the series touches in a tree.
+# The files the series touches, relative to a tree.
+touched_files() {
+	for p in $(grep -v '^[[:space:]]*\(#\|$\)' "$series/series"); do
+		sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p' "$series/$p"
+	done | sort -u
+}
+
+# The sums of the files the series touches in a tree (relative names).
+touched() {
+	touched_files | while read -r f; do
+		if [ -e "$1/$f" ]; then echo "$(sha256sum < "$1/$f" | cut -d' ' -f1)  $f"; else echo "absent $f"; fi
+	done
+}
+
+# The sums of a config file, of every file of a source package's debian/,
+# or of every file the series touches in a tree.
 sums() {
-	if [ -d "$1" ]; then
-		for p in $(grep -v '^[[:space:]]*\(#\|$\)' "$series/series"); do
-			sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p' "$series/$p"
-		done | sort -u | while read -r f; do
-			if [ -e "$1/$f" ]; then sha256sum "$1/$f"; else echo "absent $f"; fi
-		done
+	if [ -d "$1/debian" ]; then
+		(cd "$1" && find debian | sort && find debian -type f | sort | xargs sha256sum)
+	elif [ -d "$1" ]; then
+		touched "$1"
 		ls -a "$1"
 	else
 		sha256sum "$1"; ls -l "$1" | cut -d' ' -f1
@@ -139,10 +152,69 @@ sed -i 's/^static bool mnt_already_visible(/static bool  mnt_already_visible(/' 
 expect_fail "apply.sh when a patch does not apply" "does not apply" "$work/other" \
 	"$here/kernel/apply.sh" "$work/other"
 
+# debian-package.sh, on the debian/ of a linux source package
+# (tests/debian-skeleton.sh); dpkg-source applies the result as a package
+# build does (fuzz 0).
+mkpkg() { "$here/tests/debian-skeleton.sh" "$1" "$ver" || { echo "Bail out! no package skeleton"; exit 1; }; }
+debpkg=$here/kernel/debian-package.sh
+mkpkg "$work/pkg"
+for m in debug ""; do
+	expect_fail "debian-package.sh phase '$m'" "unknown phase '$m'" "$work/pkg" "$debpkg" "$work/pkg" "$m"
+done
+expect_fail "debian-package.sh not a source package" "debian/changelog not found" "$work/pristine" \
+	"$debpkg" "$work/pristine" warn
+rm "$work/pkg/debian/config/config"
+expect_fail "debian-package.sh without debian/config/config" "debian/config/config not found" "$work/pkg" \
+	"$debpkg" "$work/pkg" warn
+echo "## Debian's configuration for all architectures" > "$work/pkg/debian/config/config"
+cp "$work/pkg/debian/changelog" "$work/changelog"
+sed -i '1s/(\([0-9]*\)\.[0-9]*\./(\1.99./' "$work/pkg/debian/changelog"
+expect_fail "debian-package.sh on the package of another version" \
+	"packages Linux 6.99; the series is made for Linux" "$work/pkg" "$debpkg" "$work/pkg" warn
+sed -i '1s/.*/garbage/' "$work/pkg/debian/changelog"
+expect_fail "debian-package.sh on a changelog without a version" "names no upstream version" "$work/pkg" \
+	"$debpkg" "$work/pkg" warn
+cp "$work/changelog" "$work/pkg/debian/changelog"
+if [ "$(id -u)" -eq 0 ]; then
+	expect_fail "debian-package.sh read-only debian/patches" "is not writable" "$work/pkg" \
+		unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' \
+		sh "$work/pkg/debian/patches" "$debpkg" "$work/pkg" warn
+fi
+
+# The good run, in a copy of the pristine tree that carries the package.
+cp -al "$work/pristine" "$work/debbuild"
+for f in $(touched_files); do
+	[ -e "$work/pristine/$f" ] || continue
+	rm "$work/debbuild/$f"	# patch writes these: no hard link to pristine
+	cp "$work/pristine/$f" "$work/debbuild/$f"
+done
+mkpkg "$work/debbuild"
+npatches=$(grep -vc '^[[:space:]]*\(#\|$\)' "$series/series")
+topic=features/all/proc-sysfs-mount-flags
+if out=$("$debpkg" "$work/debbuild" warn 2>&1) &&
+   [ "$(grep -c "^$topic/" "$work/debbuild/debian/patches/series")" -eq "$npatches" ] &&
+   [ "$(grep -c '^CONFIG_PROC_SYSFS_MOUNT_FLAGS' "$work/debbuild/debian/config/config")" -eq 2 ] &&
+   grep -qx CONFIG_PROC_SYSFS_MOUNT_FLAGS_WARN=y "$work/debbuild/debian/config/config" &&
+   grep -qx CONFIG_PROC_SYSFS_MOUNT_FLAGS_RUNTIME=y "$work/debbuild/debian/config/config"; then
+	ok "debian-package.sh warn: $npatches patches listed, warn and the run-time switch in debian/config/config"
+else
+	not_ok "debian-package.sh warn: $(echo "$out" | tail -n 1); the series or the config lacks what it added"
+fi
+expect_fail "debian-package.sh a second time" "already has $topic" "$work/debbuild" \
+	"$debpkg" "$work/debbuild" enforce
+applied=$(cd "$work/debbuild" && dpkg-source --before-build . 2>&1 | grep -c "applying $topic/")
+if [ "$applied" -eq "$npatches" ] &&
+   [ "$(touched "$work/patched")" = "$(touched "$work/debbuild")" ]; then
+	ok "dpkg-source applies the package's series: $applied patches, the same files as apply.sh"
+else
+	not_ok "dpkg-source applied $applied of $npatches patches, or the files differ from apply.sh's"
+fi
+
 # tree.sh (what meson runs) on a tarball of another version: the file and
 # hunk that fail, the version found and the version the series is for.
 mkdir -p "$work/tarball/linux"
-for f in Makefile $(sums "$work/pristine" | sed -n 's,^[0-9a-f]*  '"$work"'/pristine/,,p'); do
+for f in Makefile $(touched_files); do
+	[ -e "$work/pristine/$f" ] || continue
 	mkdir -p "$work/tarball/linux/$(dirname "$f")"
 	cp "$work/pristine/$f" "$work/tarball/linux/$f"
 done

@@ -1,0 +1,74 @@
+#!/bin/sh
+# Every shell block of a document (```sh) runs as written, in a scratch
+# copy of the project: the variables a block assigns for the reader to
+# change (ver, tree, pkg) are set to the test's own, every other line is
+# run unchanged with sh -eu.  TAP on stdout, one case per block.
+#
+#   ver   the tree's version (VERSION)
+#   tree  a pristine copy of that tree (kernel/pristine.sh)
+#   pkg   the debian/ of a linux source package (tests/debian-skeleton.sh)
+#   logs/ two hosts' kernel logs from the guests (tests/audit/fixtures)
+#
+# usage: tests/docs/commands.sh DOC TREE BUILD_DIR WORKDIR
+#   TREE is build/linux-<version> (the patched tree, for pristine.sh).
+set -u
+doc=$1 patched=$2 build=$3 work=$4
+src=$(cd "$(dirname "$0")/../.." && pwd)
+n=0 failed=0
+echo "TAP version 13"
+[ -r "$doc" ] || { echo "Bail out! $doc not found"; exit 1; }
+ver=$("$src/kernel/trees.sh" version "$patched") || { echo "Bail out! $patched is no tree"; exit 1; }
+rm -rf "$work"
+mkdir -p "$work/project/logs"
+work=$(cd "$work" && pwd)
+trap 'rm -rf "$work"' EXIT
+
+# The project as the reader has it: its top-level files, and build/.
+for f in "$src"/*; do
+	ln -s "$f" "$work/project/$(basename "$f")"
+done
+ln -sfn "$(cd "$build" && pwd)" "$work/project/build"
+"$src/kernel/pristine.sh" "$patched" "$work/tree" > /dev/null ||
+	{ echo "Bail out! kernel/pristine.sh failed on $patched"; exit 1; }
+"$src/tests/debian-skeleton.sh" "$work/pkg" "$ver" ||
+	{ echo "Bail out! no source package skeleton"; exit 1; }
+i=1
+for f in "$src"/tests/audit/fixtures/*.log; do
+	cp "$f" "$work/project/logs/web$i.log"
+	i=$((i + 1))
+done
+
+# The blocks, each as "LINE<tab>TEXT" lines, blocks ended by "END".
+awk '/^```sh$/ { inb = 1; start = NR; next }
+     /^```/ && inb { inb = 0; print "END\t" start; next }
+     inb { print NR "\t" $0 }' "$doc" > "$work/blocks"
+
+blocks=0
+: > "$work/script"
+while IFS="$(printf '\t')" read -r nr text; do
+	if [ "$nr" != END ]; then
+		case $text in
+		ver=* | tree=* | pkg=*) ;;	# the reader's values: the test sets its own
+		*) printf '%s\n' "$text" >> "$work/script" ;;
+		esac
+		continue
+	fi
+	blocks=$((blocks + 1))
+	n=$((n + 1))
+	if out=$(cd "$work/project" && ver=$ver tree=$work/tree pkg=$work/pkg \
+			sh -eu "$work/script" 2>&1); then
+		echo "ok $n - $doc:$text: the block runs"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $doc:$text: the block fails"
+		echo "$out" | tail -n 5 | sed 's/^/# /'
+	fi
+	: > "$work/script"
+done < "$work/blocks"
+
+if [ "$blocks" -eq 0 ]; then
+	n=$((n + 1)) failed=$((failed + 1))
+	echo "not ok $n - $doc has no \`\`\`sh block: nothing was run"
+fi
+echo "1..$n"
+[ "$failed" -eq 0 ]
