@@ -159,6 +159,7 @@ void run_bench(void);
 void run_userspace(void);
 void run_upstream(void);
 void run_fleet(void);
+void run_docs(void);
 void run_sequences(void);
 
 #endif

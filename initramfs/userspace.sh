@@ -3,11 +3,13 @@
 # the shared libraries ldd lists for it, and /bin/psmf-probe, into an
 # initramfs that is appended to the test guest's.  Files keep their modes
 # (newuidmap and newgidmap are setuid root), and the image podman imports.
+# The "```sh as-root" blocks of DOC, the commands it gives an admin, go to
+# /doc-as-root.sh for the docs step.
 #
-# usage: userspace.sh TREE PROBE OUTPUT BINARY:PACKAGE...
+# usage: userspace.sh TREE PROBE DOC OUTPUT BINARY:PACKAGE...
 set -eu
-tree=$1 probe=$2 out=$3
-shift 3
+tree=$1 probe=$2 doc=$3 out=$4
+shift 4
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 
@@ -32,6 +34,9 @@ for spec; do
 	done
 done
 mkdir -p "$stage/root/bin" "$stage/root/srv/podman" "$stage/image/bin"
+awk '/^```sh as-root$/ { inb = 1; next } /^```/ { inb = 0 } inb' "$doc" > "$stage/root/doc-as-root.sh"
+[ -s "$stage/root/doc-as-root.sh" ] ||
+	{ echo "userspace.sh: $doc has no \`\`\`sh as-root block: the docs step would run nothing" >&2; exit 1; }
 install -m 0755 "$probe" "$stage/root/bin/psmf-probe"
 # The image that podman imports: the probe alone, as a reproducible tar.
 install -m 0755 "$probe" "$stage/image/bin/psmf-probe"

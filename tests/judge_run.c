@@ -10,6 +10,7 @@
 
 #include "console.h"
 #include "judge_cases.h"
+#include "judge_docs.h"
 #include "judge_fleet.h"
 #include "model.h"
 #include "runner.h"
@@ -396,6 +397,11 @@ static void judge_step_upstream(const struct judging *j)
 static void judge_step_fleet(const struct judging *j)
 {
 	judge_fleet(j->spec, j->run, j->mode);
+}
+
+static void judge_step_docs(const struct judging *j)
+{
+	judge_docs(j->run, j->mode);
 }
 
 static void judge_step_selftest(const struct judging *j)

@@ -386,6 +386,44 @@ static void rec_fleet_end(struct run *run, const char *line)
 	run->fleet_ms = atol(line + strlen("fleet-end ms="));
 }
 
+/* "docs-phase before|after PHASE" */
+static void rec_docs_phase(struct run *run, const char *line)
+{
+	char when[16], phase[16];
+
+	if (sscanf(line, "docs-phase %15s %15s", when, phase) != 2)
+		return;
+	if (!strcmp(when, "before"))
+		snprintf(run->docs_before, sizeof(run->docs_before), "%s", phase);
+	else if (!strcmp(when, "after"))
+		snprintf(run->docs_after, sizeof(run->docs_after), "%s", phase);
+}
+
+/* "docs-run sh|systemd-sysctl STATUS" */
+static void rec_docs_run(struct run *run, const char *line)
+{
+	char what[32];
+	int status;
+
+	if (sscanf(line, "docs-run %31s %d", what, &status) != 2)
+		return;
+	if (!strcmp(what, "sh"))
+		run->docs_sh = status;
+	else if (!strcmp(what, "systemd-sysctl"))
+		run->docs_sysctl = status;
+}
+
+/* "docs-sysctl FILE VALUE" */
+static void rec_docs_sysctl(struct run *run, const char *line)
+{
+	int i = run->n_docs_settings;
+
+	if (i < MAX_DOCS_SETTINGS &&
+	    sscanf(line, "docs-sysctl %127s %15s", run->docs_settings[i].file,
+		   run->docs_settings[i].value) == 2)
+		run->n_docs_settings++;
+}
+
 static void rec_kmemleak(struct run *run, const char *line)
 {
 	sscanf(line, "kmemleak leaks=%d", &run->leaks);
@@ -426,6 +464,9 @@ static const struct {
 	{ "kmemleak leaks=", rec_kmemleak },
 	{ "fleet-tenant ", rec_tenant },
 	{ "fleet-end ms=", rec_fleet_end },
+	{ "docs-phase ", rec_docs_phase },
+	{ "docs-run ", rec_docs_run },
+	{ "docs-sysctl ", rec_docs_sysctl },
 };
 
 static void parse_record(struct run *run, const char *line)
@@ -491,6 +532,7 @@ int run_load(const char *path, struct run *run)
 	run->slab_hits = run->page_hits = -1;
 	run->leaks = -1;
 	run->fleet_ms = -1;
+	run->docs_sh = run->docs_sysctl = -2;
 	run->selftest_tmp_left = run->selftest_unpriv_exit = -1;
 	snprintf(run->end, sizeof(run->end), "the guest never reported its end");
 	if (!f)

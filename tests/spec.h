@@ -110,6 +110,8 @@ struct upstream_run {
 	char *out[UPSTREAM_MAX_OUT];
 };
 
+#define MAX_DOCS_SETTINGS 8
+
 struct run {
 	char release[64];
 	bool ended;		/* "end ok" seen */
@@ -170,6 +172,13 @@ struct run {
 	char *fleet_lines[MAX_FLEET_LINES];	/* its kernel lines */
 	bool fleet_lines_cut;	/* more than MAX_FLEET_LINES */
 	long fleet_ms;		/* its duration; -1 until it ended */
+	/* The docs step (initramfs/docs.c) */
+	char docs_before[16], docs_after[16];	/* the phase; "" if unread */
+	int docs_sh, docs_sysctl;	/* exit statuses; -2: no record */
+	int n_docs_settings;
+	struct {
+		char file[128], value[16];
+	} docs_settings[MAX_DOCS_SETTINGS];	/* fs.proc_sysfs_mount_flags lines */
 };
 
 /* A judgement: whether the observation matches the cell, and why not. */

@@ -21,6 +21,7 @@
 	X(userspace)	\
 	X(upstream)	\
 	X(fleet)	\
+	X(docs)		/* raises the phase as docs/distributions.md's admin commands say */ \
 	X(selftest)	/* last: it raises the phase to enforce until the next boot */
 
 /* What a boot runs when nothing is named. */

@@ -21,6 +21,7 @@
 #include "spec.h"
 #include "steps.h"
 #include "tap.h"
+#include "unit_docs.h"
 #include "unit_fleet.h"
 #include "unit_relations.h"
 #include "unit_walk.h"
@@ -620,6 +621,7 @@ int main(int argc, char **argv)
 	test_seq_walk(argv[1]);
 	test_relations();
 	test_fleet(&spec);
+	test_docs();
 	test_steps();
 	return tap_end();
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every shell block of a document (```sh) runs as written, in a scratch
-# copy of the project: the variables a block assigns for the reader to
+# copy of the project (the blocks for a host's root, ```sh as-root, run in
+# the guest: the docs step, initramfs/docs.c): the variables a block assigns for the reader to
 # change (ver, tree, pkg) are set to the test's own, every other line is
 # run unchanged with sh -eu.  TAP on stdout, one case per block.
 #
