@@ -8,15 +8,20 @@
  *
  * Records:
  *   docs-phase before|after PHASE      /proc/sys/fs/proc_sysfs_mount_flags
- *   docs-run sh|systemd-sysctl STATUS  the exit status (-1: not run)
- *   docs-sysctl FILE VALUE             each fs.proc_sysfs_mount_flags
- *                                      line of /etc/sysctl.d/
+ *   docs-run sh|systemd-sysctl STATUS  the exit status (-1: no script or
+ *                                      no fork; 127: no program)
+ *   docs-sysctl FILE VALUE             each line of /etc/sysctl.d/ *.conf
+ *                                      that sets fs.proc_sysfs_mount_flags,
+ *                                      in the order systemd-sysctl reads
+ *                                      them (by file name, line by line)
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "guest.h"
@@ -65,7 +70,24 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Each "KEY = VALUE" line of @path, as systemd-sysctl reads it. */
+/*
+ * Is @key KEY as systemd-sysctl reads keys: a leading '-' (ignore a
+ * failure) dropped, '/' as well as '.' between the parts?
+ */
+static bool is_key(const char *key)
+{
+	size_t i;
+
+	key += *key == '-';
+	if (strlen(key) != strlen(KEY))
+		return false;
+	for (i = 0; key[i]; i++)
+		if (key[i] != KEY[i] && !(key[i] == '/' && KEY[i] == '.'))
+			return false;
+	return true;
+}
+
+/* Each "KEY = VALUE" line of @path. */
 static void report_settings(const char *path)
 {
 	char *text = read_file(path), *line, *save, *eq, *value;
@@ -77,23 +99,33 @@ static void report_settings(const char *path)
 			continue;
 		*eq = '\0';
 		value = trim(eq + 1);
-		if (!strcmp(trim(line), KEY))
+		if (is_key(trim(line)))
 			report("docs-sysctl %s %s\n", path, *value ? value : "-");
 	}
 	free(text);
+}
+
+/* The files systemd-sysctl reads: regular files named *.conf. */
+static int is_conf(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+	char path[512];
+	struct stat st;
+
+	snprintf(path, sizeof(path), SYSCTL_D "/%s", d->d_name);
+	return n > 5 && !strcmp(d->d_name + n - 5, ".conf") &&
+	       !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
 static void report_sysctl_d(void)
 {
 	struct dirent **names;
 	char path[512];
-	int i, n = scandir(SYSCTL_D, &names, NULL, alphasort);
+	int i, n = scandir(SYSCTL_D, &names, is_conf, alphasort);
 
 	for (i = 0; i < n; i++) {
-		if (names[i]->d_name[0] != '.') {
-			snprintf(path, sizeof(path), SYSCTL_D "/%s", names[i]->d_name);
-			report_settings(path);
-		}
+		snprintf(path, sizeof(path), SYSCTL_D "/%s", names[i]->d_name);
+		report_settings(path);
 		free(names[i]);
 	}
 	free(n >= 0 ? names : NULL);

@@ -2,8 +2,8 @@
 # The debian/ of a linux source package as far as kernel/debian-package.sh
 # and dpkg-source need it, for the tests: Debian's own changelog of the
 # tree (linux-source-VERSION ships it), format 3.0 (quilt), a control
-# file, and an empty patch series and config, because linux-source is the
-# upstream tree with Debian's patches already applied.  Debian's packaging
+# file, an empty patch series, because linux-source is the upstream tree
+# with Debian's patches already applied, and a config of two sections.  Debian's packaging
 # itself comes as a source package, which the tests cannot fetch.
 #
 # usage: tests/debian-skeleton.sh DIR VERSION
@@ -17,4 +17,6 @@ echo '3.0 (quilt)' > "$dir/debian/source/format"
 printf 'Source: linux\nMaintainer: Debian Kernel Team <debian-kernel@lists.debian.org>\n\nPackage: linux-source\nArchitecture: all\nDescription: Linux kernel source\n Linux kernel source.\n' \
 	> "$dir/debian/control"
 echo "# Debian's patches: already applied in linux-source-$ver" > "$dir/debian/patches/series"
-echo "## Debian's configuration for all architectures" > "$dir/debian/config/config"
+# Sections as Debian's file has them, one per Kconfig file.
+printf '%s\n' '##' '## file: fs/Kconfig' '##' 'CONFIG_FILE_LOCKING=y' '' \
+	'##' '## file: fs/proc/Kconfig' '##' 'CONFIG_PROC_FS=y' > "$dir/debian/config/config"

@@ -170,7 +170,7 @@ echo "## Debian's configuration for all architectures" > "$work/pkg/debian/confi
 cp "$work/pkg/debian/changelog" "$work/changelog"
 sed -i '1s/(\([0-9]*\)\.[0-9]*\./(\1.99./' "$work/pkg/debian/changelog"
 expect_fail "debian-package.sh on the package of another version" \
-	"packages Linux 6.99; the series is made for Linux" "$work/pkg" "$debpkg" "$work/pkg" warn
+	"packages Linux 6.99." "$work/pkg" "$debpkg" "$work/pkg" warn
 sed -i '1s/.*/garbage/' "$work/pkg/debian/changelog"
 expect_fail "debian-package.sh on a changelog without a version" "names no upstream version" "$work/pkg" \
 	"$debpkg" "$work/pkg" warn
@@ -179,6 +179,11 @@ if [ "$(id -u)" -eq 0 ]; then
 	expect_fail "debian-package.sh read-only debian/patches" "is not writable" "$work/pkg" \
 		unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' \
 		sh "$work/pkg/debian/patches" "$debpkg" "$work/pkg" warn
+else
+	chmod a-w "$work/pkg/debian/config"
+	expect_fail "debian-package.sh read-only debian/config" "is not writable" "$work/pkg" \
+		"$debpkg" "$work/pkg" warn
+	chmod u+w "$work/pkg/debian/config"
 fi
 
 # The good run, in a copy of the pristine tree that carries the package.
@@ -191,14 +196,21 @@ done
 mkpkg "$work/debbuild"
 npatches=$(grep -vc '^[[:space:]]*\(#\|$\)' "$series/series")
 topic=features/all/proc-sysfs-mount-flags
+cfg=$work/debbuild/debian/config/config
+printf '# the end of Debian'"'"'s own patches' >> "$work/debbuild/debian/patches/series"	# no line end
+cp "$work/debbuild/debian/patches/series" "$work/series-before"
+# The new series: the old one, then the series' patches in their order.
+{ cat "$work/series-before"; echo
+  grep -v '^[[:space:]]*\(#\|$\)' "$series/series" | sed "s,^,$topic/,"; } > "$work/series-want"
 if out=$("$debpkg" "$work/debbuild" warn 2>&1) &&
-   [ "$(grep -c "^$topic/" "$work/debbuild/debian/patches/series")" -eq "$npatches" ] &&
-   [ "$(grep -c '^CONFIG_PROC_SYSFS_MOUNT_FLAGS' "$work/debbuild/debian/config/config")" -eq 2 ] &&
-   grep -qx CONFIG_PROC_SYSFS_MOUNT_FLAGS_WARN=y "$work/debbuild/debian/config/config" &&
-   grep -qx CONFIG_PROC_SYSFS_MOUNT_FLAGS_RUNTIME=y "$work/debbuild/debian/config/config"; then
-	ok "debian-package.sh warn: $npatches patches listed, warn and the run-time switch in debian/config/config"
+   [ "$(grep -v '^# proc and sysfs' "$work/debbuild/debian/patches/series")" = "$(cat "$work/series-want")" ] &&
+   [ "$(grep -c '^CONFIG_PROC_SYSFS_MOUNT_FLAGS' "$cfg")" -eq 2 ] &&
+   sed -n '/^## file: fs\/Kconfig$/,/^## file: /p' "$cfg" | grep -qx CONFIG_PROC_SYSFS_MOUNT_FLAGS_WARN=y &&
+   sed -n '/^## file: fs\/Kconfig$/,/^## file: /p' "$cfg" | grep -qx CONFIG_PROC_SYSFS_MOUNT_FLAGS_RUNTIME=y &&
+   grep -qx CONFIG_PROC_FS=y "$cfg"; then
+	ok "debian-package.sh warn: the old series, then $npatches patches in order; warn and the run-time switch in the fs/Kconfig section"
 else
-	not_ok "debian-package.sh warn: $(echo "$out" | tail -n 1); the series or the config lacks what it added"
+	not_ok "debian-package.sh warn: $(echo "$out" | tail -n 1); the series or the config is not as it should be"
 fi
 expect_fail "debian-package.sh a second time" "already has $topic" "$work/debbuild" \
 	"$debpkg" "$work/debbuild" enforce

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every shell block of a document (```sh) runs as written, in a scratch
-# copy of the project (the blocks for a host's root, ```sh as-root, run in
-# the guest: the docs step, initramfs/docs.c): the variables a block assigns for the reader to
+# directory that links to the project's files (the blocks for a host's
+# root, ```sh as-root, run in the guest: the docs step, initramfs/docs.c): the variables a block assigns for the reader to
 # change (ver, tree, pkg) are set to the test's own, every other line is
 # run unchanged with sh -eu.  TAP on stdout, one case per block.
 #
@@ -39,10 +39,13 @@ for f in "$src"/tests/audit/fixtures/*.log; do
 	i=$((i + 1))
 done
 
-# The blocks, each as "LINE<tab>TEXT" lines, blocks ended by "END".
-awk '/^```sh$/ { inb = 1; start = NR; next }
-     /^```/ && inb { inb = 0; print "END\t" start; next }
-     inb { print NR "\t" $0 }' "$doc" > "$work/blocks"
+# The blocks, each as "LINE<tab>TEXT" lines, blocks ended by "END"; a
+# block may be indented (in a list item), its lines lose the indent.
+awk '/^ *```sh$/ { inb = 1; start = NR; ind = index($0, "`") - 1; next }
+     /^ *```/ && inb { inb = 0; print "END\t" start; next }
+     inb { print NR "\t" substr($0, ind + 1) }' "$doc" > "$work/blocks"
+# A shell block of another kind would be run by nobody.
+grep -n '^ *```sh' "$doc" | grep -v '^[0-9]*: *```sh\( as-root\)\?$' > "$work/unknown"
 
 blocks=0
 : > "$work/script"
@@ -57,7 +60,7 @@ while IFS="$(printf '\t')" read -r nr text; do
 	blocks=$((blocks + 1))
 	n=$((n + 1))
 	if out=$(cd "$work/project" && ver=$ver tree=$work/tree pkg=$work/pkg \
-			sh -eu "$work/script" 2>&1); then
+			sh -eu "$work/script" < /dev/null 2>&1); then
 		echo "ok $n - $doc:$text: the block runs"
 	else
 		failed=$((failed + 1))
@@ -67,6 +70,10 @@ while IFS="$(printf '\t')" read -r nr text; do
 	: > "$work/script"
 done < "$work/blocks"
 
+while IFS= read -r line; do
+	n=$((n + 1)) failed=$((failed + 1))
+	echo "not ok $n - $doc:${line%%:*}: a block of neither \`\`\`sh nor \`\`\`sh as-root runs nowhere: ${line#*:}"
+done < "$work/unknown"
 if [ "$blocks" -eq 0 ]; then
 	n=$((n + 1)) failed=$((failed + 1))
 	echo "not ok $n - $doc has no \`\`\`sh block: nothing was run"
