@@ -24,8 +24,10 @@ else
 		"$first" "$ver" > "$dir/debian/changelog"
 fi
 echo '3.0 (quilt)' > "$dir/debian/source/format"
-printf 'Source: linux\nMaintainer: Debian Kernel Team <debian-kernel@lists.debian.org>\n\nPackage: linux-source\nArchitecture: all\nDescription: Linux kernel source\n Linux kernel source.\n' \
-	> "$dir/debian/control"
+# The control file names the source as the changelog does (linux-6.12
+# is Debian 12's 6.12), or dpkg-source refuses the package.
+printf 'Source: %s\nMaintainer: Debian Kernel Team <debian-kernel@lists.debian.org>\n\nPackage: linux-source\nArchitecture: all\nDescription: Linux kernel source\n Linux kernel source.\n' \
+	"$(sed -n '1s/ .*//p' "$dir/debian/changelog")" > "$dir/debian/control"
 echo "# Debian's patches: already applied in linux-source-$ver" > "$dir/debian/patches/series"
 # Sections as Debian's file has them, one per Kconfig file.
 printf '%s\n' '##' '## file: fs/Kconfig' '##' 'CONFIG_FILE_LOCKING=y' '' \
