@@ -180,38 +180,28 @@ static enum event_kind parse_raise(const char *p, struct audit_event *e)
 	return e->phase == PH_UNKNOWN ? EV_MALFORMED : EV_RAISE;
 }
 
-static enum event_kind parse_suppressed(const char *p, struct audit_event *e)
+/*
+ * "N" then @tail at @p, N's first digit at least @least: the count of
+ * lines a rate limit suppressed.
+ */
+static enum event_kind parse_count(const char *p, char least, const char *tail,
+				   struct audit_event *e)
 {
 	char *end;
 
-	if (*p < '0' || *p > '9')
+	if (*p < least || *p > '9')
 		return EV_MALFORMED;
 	e->count = strtoul(p, &end, 10);
-	return strcmp(end, " callbacks suppressed") ? EV_MALFORMED : EV_SUPPRESSED;
+	return strcmp(end, tail) ? EV_MALFORMED : EV_SUPPRESSED;
 }
 
 /* "I] had N more warnings ... suppressed", after "VFS: user:[" */
 static enum event_kind parse_ns_suppressed(const char *p, struct audit_event *e)
 {
-	char *end;
-
 	p = parse_userns(p, &e->userns);
-	if (!p || strncmp(p, " had ", 5) || p[5] < '1' || p[5] > '9')
+	if (!p || strncmp(p, " had ", 5))
 		return EV_MALFORMED;
-	e->count = strtoul(p + 5, &end, 10);
-	return strcmp(end, SUPPRESSED_END) ? EV_MALFORMED : EV_SUPPRESSED;
-}
-
-/* "N more warnings ... suppressed in all user namespaces", after "VFS: " */
-static enum event_kind parse_all_suppressed(const char *p, struct audit_event *e)
-{
-	char *end;
-
-	if (*p < '1' || *p > '9')
-		return EV_MALFORMED;
-	e->count = strtoul(p, &end, 10);
-	return strcmp(end, SUPPRESSED_END SUPPRESSED_ALL) ? EV_MALFORMED :
-							   EV_SUPPRESSED;
+	return parse_count(p + 5, '1', SUPPRESSED_END, e);
 }
 
 /* "X, keeping the PHASE phase": the kernel says which phase it keeps. */
@@ -249,12 +239,13 @@ struct audit_event audit_message(const char *msg)
 	const char *p;
 
 	if (!strncmp(msg, GLOBAL_SUPPRESSED, strlen(GLOBAL_SUPPRESSED))) {
-		e.kind = parse_suppressed(msg + strlen(GLOBAL_SUPPRESSED), &e);
+		e.kind = parse_count(msg + strlen(GLOBAL_SUPPRESSED), '0',
+				     " callbacks suppressed", &e);
 	} else if (!strncmp(msg, SUPPRESSED_PREFIX, strlen(SUPPRESSED_PREFIX))) {
 		e.kind = parse_ns_suppressed(msg + strlen(SUPPRESSED_PREFIX), &e);
 	} else if (!strncmp(msg, "VFS: ", 5) && msg[5] >= '0' && msg[5] <= '9' &&
 		   strstr(msg, SUPPRESSED_END)) {
-		e.kind = parse_all_suppressed(msg + 5, &e);
+		e.kind = parse_count(msg + 5, '1', SUPPRESSED_END SUPPRESSED_ALL, &e);
 	} else if (!strncmp(msg, WARNING_PREFIX, strlen(WARNING_PREFIX))) {
 		p = parse_process(msg + strlen(WARNING_PREFIX), &e);
 		if (!p)
