@@ -53,6 +53,18 @@ int tap_quiet_failed(void)
 	return quiet_failed;
 }
 
+int tap_quiet_start(void)
+{
+	tap_set_hook(NULL, true);
+	return quiet_failed;
+}
+
+int tap_quiet_stop(int mark)
+{
+	tap_set_hook(NULL, false);
+	return quiet_failed - mark;
+}
+
 void tap_set_hook(tap_hook *h, bool q)
 {
 	hook = h;

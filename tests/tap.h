@@ -28,5 +28,12 @@ typedef void tap_hook(const char *def, const char *id, bool pass);
 void tap_set_hook(tap_hook *hook, bool quiet);
 /* How many quiet tap() lines that are no named case failed. */
 int tap_quiet_failed(void);
+/*
+ * Judging a made-up run in a unit test: quiet from tap_quiet_start() (it
+ * returns a mark) to tap_quiet_stop(mark), which returns how many of the
+ * tap() checks between them failed.
+ */
+int tap_quiet_start(void);
+int tap_quiet_stop(int mark);
 
 #endif
