@@ -8,16 +8,27 @@
 #                                        an error naming the versions made for
 #        kernel/trees.sh made-for DIR    the exact version the series in DIR
 #                                        was made against (its cover letter)
+#        kernel/trees.sh suite VERSION   the Debian suite tests/setup fetches
+#                                        the tree's packages from, or nothing
+#                                        where apt installs them
+#        kernel/trees.sh root VERSION BUILDDIR
+#                                        where the tree's packages are: empty
+#                                        for /, else BUILDDIR/debian/root
 set -eu
 kernel=$(cd "$(dirname "$0")" && pwd)
 fail() { echo "trees.sh: error: $*" >&2; exit 1; }
 
 versions() {
-	grep -v '^#' "$kernel/trees" | grep . | while read -r v; do
+	grep -v '^#' "$kernel/trees" | grep . | while read -r v suite; do
 		[ -f "$kernel/$v/series" ] ||
 			fail "kernel/trees names $v, but kernel/$v/series does not exist"
 		echo "$v"
 	done
+}
+
+suite() {
+	versions | grep -qxF "$1" || fail "kernel/trees does not name $1"
+	awk -v v="$1" '!/^#/ && $1 == v { print $2 }' "$kernel/trees"
 }
 
 version() {
@@ -46,5 +57,14 @@ made-for)
 	[ -n "$v" ] || fail "$2/0000-cover-letter.patch does not say which linux-source version (X.Y.Z) the series was made against"
 	echo "$v"
 	;;
-*) fail "unknown command '$1': none, version TREE, series TREE or made-for SERIES_DIR" ;;
+suite)
+	[ $# -eq 2 ] || fail "usage: trees.sh suite VERSION"
+	suite "$2"
+	;;
+root)
+	[ $# -eq 3 ] || fail "usage: trees.sh root VERSION BUILDDIR"
+	s=$(suite "$2")
+	[ -z "$s" ] || echo "$3/debian/root"
+	;;
+*) fail "unknown command '$1': none, version TREE, series TREE, made-for SERIES_DIR, suite VERSION or root VERSION BUILDDIR" ;;
 esac

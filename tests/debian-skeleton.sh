@@ -7,10 +7,12 @@
 # already applied, and a config of two sections.  Debian's packaging
 # itself comes as a source package, which the tests cannot fetch.
 #
-# usage: tests/debian-skeleton.sh DIR VERSION
+# usage: tests/debian-skeleton.sh DIR VERSION [ROOT]
+#   ROOT is where linux-source-VERSION is unpacked (kernel/trees.sh root),
+#   empty where it is installed.
 set -eu
-dir=$1 ver=$2
-changelog=/usr/share/doc/linux-source-$ver/changelog.Debian.gz
+dir=$1 ver=$2 root=${3:-}
+changelog=$root/usr/share/doc/linux-source-$ver/changelog.Debian.gz
 mkdir -p "$dir/debian/patches" "$dir/debian/config" "$dir/debian/source"
 if [ -r "$changelog" ]; then
 	zcat "$changelog" > "$dir/debian/changelog"

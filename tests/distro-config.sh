@@ -9,12 +9,14 @@ tree=$1 work=$2
 shift 2
 here=$(cd "$(dirname "$0")/.." && pwd)
 ver=$("$here/kernel/trees.sh" version "$tree")
-debian=/usr/src/linux-config-$ver/config.amd64_none_amd64.xz
+# Installed, or fetched into the build directory that holds TREE.
+root=$("$here/kernel/trees.sh" root "$ver" "$(dirname "$tree")")
+debian=$root/usr/src/linux-config-$ver/config.amd64_none_amd64.xz
 n=0 failed=0
 
 echo "TAP version 13"
 if [ ! -r "$debian" ]; then
-	echo "Bail out! $debian not found: apt-get install linux-config-$ver"
+	echo "Bail out! $debian not found: run tests/setup (it installs or fetches linux-config-$ver)"
 	exit 1
 fi
 mkdir -p "$work"

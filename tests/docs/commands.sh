@@ -8,6 +8,9 @@
 #   ver   the tree's version (VERSION)
 #   tree  a pristine copy of that tree (kernel/pristine.sh)
 #   pkg   the debian/ of a linux source package (tests/debian-skeleton.sh)
+#   debian  where Debian's linux-source and linux-config packages have
+#         their files: /usr/src, or under the build directory for a tree
+#         tests/setup fetched (kernel/trees.sh root)
 #   logs/ two hosts' kernel logs from the guests (tests/audit/fixtures)
 #
 # usage: tests/docs/commands.sh DOC TREE BUILD_DIR WORKDIR
@@ -31,7 +34,8 @@ done
 ln -sfn "$(cd "$build" && pwd)" "$work/project/build"
 "$src/kernel/pristine.sh" "$patched" "$work/tree" > /dev/null ||
 	{ echo "Bail out! kernel/pristine.sh failed on $patched"; exit 1; }
-"$src/tests/debian-skeleton.sh" "$work/pkg" "$ver" ||
+root=$("$src/kernel/trees.sh" root "$ver" "$build")
+"$src/tests/debian-skeleton.sh" "$work/pkg" "$ver" "$root" ||
 	{ echo "Bail out! no source package skeleton"; exit 1; }
 i=1
 for f in "$src"/tests/audit/fixtures/*.log; do
@@ -52,7 +56,7 @@ blocks=0
 while IFS="$(printf '\t')" read -r nr text; do
 	if [ "$nr" != END ]; then
 		case $text in
-		ver=* | tree=* | pkg=*) ;;	# the reader's values: the test sets its own
+		ver=* | tree=* | pkg=* | debian=*) ;;	# the reader's values: the test sets its own
 		*) printf '%s\n' "$text" >> "$work/script" ;;
 		esac
 		continue
@@ -60,7 +64,7 @@ while IFS="$(printf '\t')" read -r nr text; do
 	blocks=$((blocks + 1))
 	n=$((n + 1))
 	if out=$(cd "$work/project" && ver=$ver tree=$work/tree pkg=$work/pkg \
-			sh -eu "$work/script" < /dev/null 2>&1); then
+			debian=$root/usr/src sh -eu "$work/script" < /dev/null 2>&1); then
 		echo "ok $n - $doc:$text: the block runs"
 	else
 		failed=$((failed + 1))
