@@ -4,6 +4,9 @@
 # /upstream/<program> in an initramfs that is appended to the userspace
 # one (their fixtures call mkfs.ext4, mount and /bin/sh from there).
 #
+# (CFLAGS replaces the Makefiles' own, so kselftest_harness.h's directory,
+# which 7.3's tests include by name, is named here.)
+#
 # usage: upstream.sh TREE OUTPUT
 set -eu
 tree=$1 out=$2
@@ -14,7 +17,7 @@ mkdir -p "$stage/root/upstream"
 # DIR PROGRAM [CFLAGS]: one program of tools/testing/selftests/DIR
 build() {
 	make -s -C "$tree/tools/testing/selftests/$1" OUTPUT="$stage/$1" \
-		CFLAGS="-O2 -Wall -static ${3:-}" "$stage/$1/$2" ||
+		CFLAGS="-O2 -Wall -static -I$tree/tools/testing/selftests ${3:-}" "$stage/$1/$2" ||
 		{ echo "upstream.sh: cannot build $1/$2 from $tree" >&2; exit 1; }
 	cp "$stage/$1/$2" "$stage/root/upstream/$2"
 }

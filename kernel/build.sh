@@ -36,6 +36,12 @@ check_fragment() {
 		sym=$(echo "$line" | grep -oE 'CONFIG_[A-Za-z0-9_]+')
 		# Not set is also a symbol this tree does not have.
 		[ "$line" = "# $sym is not set" ] && ! grep -q "^$sym=" "$config" && continue
+		# The fragments serve every tree: a symbol that no Kconfig file of
+		# this tree defines (renamed or merged since) is not asked of it.
+		if ! grep -rqsE --include='Kconfig*' "^[[:space:]]*(menu)?config ${sym#CONFIG_}\$" "$tree"; then
+			echo "build.sh: note: Linux $ver has no ${sym#CONFIG_} in its Kconfig files; '$line' of $frag does not apply to it" >&2
+			continue
+		fi
 		overridden "$frag" "$all" "$sym" && continue
 		now=$(grep -E "^$sym=|^# $sym is not set" "$config" || echo "absent")
 		fail "Kconfig dropped '$line' (asked for by $frag): the final .config has '$now'. Check the symbol's dependencies in the kernel's Kconfig, and that the series is applied"

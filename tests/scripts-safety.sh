@@ -12,7 +12,10 @@ set -u
 tree=$1 work=$2
 here=$(cd "$(dirname "$0")/.." && pwd)
 ver=$("$here/kernel/trees.sh" version "$tree")
-debian=/usr/src/linux-config-$ver/config.amd64_none_amd64.xz
+# Debian's packages of the tree: installed, or fetched into the build
+# directory that holds TREE (tests/setup).
+root=$("$here/kernel/trees.sh" root "$ver" "$(dirname "$tree")")
+debian=$root/usr/src/linux-config-$ver/config.amd64_none_amd64.xz
 series=$here/kernel/$ver
 n=0 failed=0
 rm -rf "$work"
@@ -72,7 +75,7 @@ expect_fail() {
 }
 
 echo "TAP version 13"
-[ -r "$debian" ] || { echo "Bail out! $debian not found: apt-get install linux-config-$ver"; exit 1; }
+[ -r "$debian" ] || { echo "Bail out! $debian not found: run tests/setup (it installs or fetches linux-config-$ver)"; exit 1; }
 
 "$here/kernel/pristine.sh" "$tree" "$work/pristine"
 cp -al "$work/pristine" "$work/patched"	# hard links: see pristine.sh
@@ -142,9 +145,9 @@ cp -al "$work/pristine" "$work/other"
 patchlevel=$(sed -n 's/^PATCHLEVEL = //p' "$work/other/Makefile")
 sed -i 's/^PATCHLEVEL = .*/PATCHLEVEL = 99/' "$work/other/Makefile"
 expect_fail "apply.sh on a tree of a version without a series" \
-	"is Linux 6.99; the series is made for Linux $("$here/kernel/trees.sh" | paste -sd, - | sed 's/,/, /g')" \
+	"is Linux ${ver%%.*}.99; the series is made for Linux $("$here/kernel/trees.sh" | paste -sd, - | sed 's/,/, /g')" \
 	"$work/other" "$here/kernel/apply.sh" "$work/other"
-expect_fail "set-mode.sh on a tree of a version without a series" "is Linux 6.99" "$work/config" \
+expect_fail "set-mode.sh on a tree of a version without a series" "is Linux ${ver%%.*}.99" "$work/config" \
 	"$here/kernel/set-mode.sh" "$work/other" "$work/config" warn
 sed -i "s/^PATCHLEVEL = 99\$/PATCHLEVEL = $patchlevel/" "$work/other/Makefile"
 # A hunk no longer applies: nothing may be half-applied.
@@ -155,7 +158,7 @@ expect_fail "apply.sh when a patch does not apply" "does not apply" "$work/other
 # debian-package.sh, on the debian/ of a linux source package
 # (tests/debian-skeleton.sh); dpkg-source applies the result as a package
 # build does (fuzz 0).
-mkpkg() { "$here/tests/debian-skeleton.sh" "$1" "$ver" || { echo "Bail out! no package skeleton"; exit 1; }; }
+mkpkg() { "$here/tests/debian-skeleton.sh" "$1" "$ver" "$root" || { echo "Bail out! no package skeleton"; exit 1; }; }
 debpkg=$here/kernel/debian-package.sh
 mkpkg "$work/pkg"
 for m in debug ""; do
@@ -170,7 +173,7 @@ echo "## Debian's configuration for all architectures" > "$work/pkg/debian/confi
 cp "$work/pkg/debian/changelog" "$work/changelog"
 sed -i '1s/(\([0-9]*\)\.[0-9]*\./(\1.99./' "$work/pkg/debian/changelog"
 expect_fail "debian-package.sh on the package of another version" \
-	"packages Linux 6.99." "$work/pkg" "$debpkg" "$work/pkg" warn
+	"packages Linux ${ver%%.*}.99." "$work/pkg" "$debpkg" "$work/pkg" warn
 sed -i '1s/.*/garbage/' "$work/pkg/debian/changelog"
 expect_fail "debian-package.sh on a changelog without a version" "names no upstream version" "$work/pkg" \
 	"$debpkg" "$work/pkg" warn
@@ -238,10 +241,10 @@ if out=$("$here/kernel/tree.sh" "$work/other.tar.xz" "$series" "$work/other-tree
 	not_ok "tree.sh on a tarball of another version: succeeded, want a failure"
 elif echo "$out" | grep -q 'Hunk #[0-9]* FAILED' &&
      echo "$out" | grep -q 'fs/namespace.c' &&
-     echo "$out" | grep -qF "is Linux 6.99." &&
+     echo "$out" | grep -qF "is Linux ${ver%%.*}.99." &&
      echo "$out" | grep -qF "was made for Linux $made_for" &&
      [ ! -e "$work/other.stamp" ]; then
-	ok "tree.sh on a tarball of another version: names fs/namespace.c, the failed hunk, Linux 6.99 and $made_for"
+	ok "tree.sh on a tarball of another version: names fs/namespace.c, the failed hunk, Linux ${ver%%.*}.99 and $made_for"
 else
 	not_ok "tree.sh on a tarball of another version: the message lacks the file, the hunk or a version: $(echo "$out" | tail -n 1)"
 fi

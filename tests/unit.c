@@ -135,6 +135,15 @@ static void test_judge(void)
 	tap(!judge(&c, &r).pass, "judge: an unexpected kernel line fails");
 	r = result("EPERM", -1, NULL);
 	tap(!judge(&c, &r).pass, "judge: refused where allowed is due fails");
+	r = result("0", F_NOSUID, "VFS: Mount too revealing");
+	tap(!judge(&c, &r).pass, "judge: 'Mount too revealing' after an allowed mount fails");
+
+	/* The kernel's own line for a refused fresh mount, and only that. */
+	parse_cell("EPERM", &c);
+	r = result("EPERM", -1, "VFS: Mount too revealing");
+	tap(judge(&c, &r).pass, "judge: a refused mount(2) may log 'Mount too revealing'");
+	strcpy(r.op, "remount");
+	tap(!judge(&c, &r).pass, "judge: a refused remount may not");
 
 	parse_cell("warn nosuid -", &c);
 	r = result("0", 0, warning);
