@@ -39,12 +39,13 @@ expect_fail "a suite the archive does not have" "cannot read Debian's no-such-su
 expect_fail "a package the suite does not have" "package no-such-package-psmf is not in Debian's $suite suite" \
 	"$work/cache" "$suite" "$pkg" no-such-package-psmf
 
-if out=$("$fetch" "$work/cache" "$suite" "$pkg" 2>&1) &&
+# A relative CACHE, as tests/setup passes BUILDDIR/debian.
+if out=$(cd "$work" && "$fetch" cache "$suite" "$pkg" 2>&1) &&
    [ -n "$(find "$work/cache/root/usr" -type f 2>/dev/null | head -n 1)" ] &&
    grep -q "^$pkg " "$work/cache/root/$pkg.deb"; then
-	ok "$pkg from $suite unpacked, with its record: $(cat "$work/cache/root/$pkg.deb")"
+	ok "$pkg from $suite unpacked under a relative cache, with its record: $(cat "$work/cache/root/$pkg.deb")"
 else
-	bad "$pkg from $suite was not unpacked: $out"
+	bad "$pkg from $suite was not unpacked under a relative cache: $out"
 fi
 if out=$("$fetch" "$work/cache" "$suite" "$pkg" 2>&1) && [ -z "$out" ]; then
 	ok "a second run fetches nothing"

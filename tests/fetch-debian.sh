@@ -37,6 +37,9 @@ command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null ||
 	fail "apt-get and dpkg-deb are needed: this runs on Debian"
 [ "$(id -u)" -eq 0 ] || fail "fetching from Debian's $suite needs root (apt-get update); run as root"
 
+# apt takes a relative Dir::Etc path as relative to /etc/apt.
+mkdir -p "$cache"
+cache=$(cd "$cache" && pwd)
 apt=$cache/apt-$suite
 mkdir -p "$apt/lists/partial" "$apt/parts" "$apt/cache/archives/partial" "$cache/root"
 echo "deb [signed-by=$keyring] $mirror $suite main" >"$apt/sources.list"
