@@ -368,6 +368,19 @@ static bool count_phase_line(char lines[][256], int n, int *seen,
  * Judge one observed scenario against one cell of the spec: the return
  * value, the flags that landed and every kernel line the scenario caused.
  */
+/*
+ * mount_too_revealing()'s refusal of a fresh mount is logged by the kernel
+ * itself: by fsmount(2) on every tree, by mount(2) too from Linux 7.x on
+ * (errorfcp() with no log to take it).
+ */
+static bool is_refusal_line(const struct cell *c, const struct result *r,
+			    const char *line)
+{
+	return c->outcome == REFUSED &&
+	       (!strcmp(r->op, "fsmount") || !strcmp(r->op, "mount")) &&
+	       !strcmp(line, "VFS: Mount too revealing");
+}
+
 struct verdict judge(const struct cell *c, const struct result *r)
 {
 	struct verdict v = { .pass = true };
@@ -375,7 +388,6 @@ struct verdict judge(const struct cell *c, const struct result *r)
 	char phase_lines[MAX_RAISES + 1][256];
 	int phase_seen[MAX_RAISES + 1] = { 0 };
 	int i, warnings = 0, max_warnings, n_phase;
-	bool refused_fresh;
 
 	if (!r) {
 		v.pass = false;
@@ -408,19 +420,12 @@ struct verdict judge(const struct cell *c, const struct result *r)
 	/* Kernel lines: the warning and the phase's lines where due, nothing else. */
 	expected_warning(r, c->cleared, want, sizeof(want));
 	n_phase = expected_phase_lines(c, r, phase_lines);
-	/*
-	 * mount_too_revealing()'s refusal of a fresh mount is logged by the
-	 * kernel itself: by fsmount(2) on every tree, by mount(2) too from
-	 * Linux 7.x on (errorfcp() with no log to take it).
-	 */
-	refused_fresh = c->outcome == REFUSED &&
-			(!strcmp(r->op, "fsmount") || !strcmp(r->op, "mount"));
 	for (i = 0; i < r->n_lines; i++) {
 		if (c->outcome == WARNED && !strcmp(r->lines[i], want)) {
 			warnings++;
 			continue;
 		}
-		if (refused_fresh && !strcmp(r->lines[i], "VFS: Mount too revealing"))
+		if (is_refusal_line(c, r, r->lines[i]))
 			continue;
 		if (count_phase_line(phase_lines, n_phase, phase_seen, r->lines[i]))
 			continue;
