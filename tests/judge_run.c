@@ -17,6 +17,7 @@
 #include "seq_check.h"
 #include "steps.h"
 #include "tap.h"
+#include "tool_spec.h"
 
 /* kselftest.h's KSFT_SKIP: the exit status of a test that skipped. */
 #define KSFT_SKIP_STATUS 4
@@ -199,15 +200,22 @@ static void check_bench(const struct run *run, int mode)
 
 /*
  * The userspace suite: each tool must have run (not: missing, not
- * startable, hung), and under legacy, which is 6.1 as Debian ships it,
- * it must work: there a failure is the guest's environment, not the
- * phase.  What it gave under warn and enforce is reported, for the
- * compatibility table.
+ * startable, hung), and give the verdict tests/tools.md wants of it in
+ * this phase; under legacy, which is 6.1 as Debian ships it, every tool
+ * must work: there a failure is the guest's environment, not the phase.
  */
-static void check_userspace(const struct run *run, int mode)
+static void check_userspace(const struct run *run, int mode,
+			    const char *tools_md)
 {
-	int i, j;
+	struct tool_spec ts;
+	char why[512];
+	int i, j, ran = 0;
 
+	if (!tools_md || tool_spec_load(tools_md, &ts, why, sizeof(why))) {
+		tap(false, "userspace %s: the expected verdicts: %s", all_modes[mode],
+		    tools_md ? why : "no --tools table given");
+		return;
+	}
 	for (i = 0; i < run->n_tools; i++) {
 		const struct tool_run *t = &run->tools[i];
 
@@ -220,13 +228,20 @@ static void check_userspace(const struct run *run, int mode)
 		tap(t->exit >= 0 && t->exit != 126 && t->exit != 127,
 		    "userspace %s %s ran: %s (exit %d)", all_modes[mode],
 		    t->name, tool_verdict(t), t->exit);
+		tap(tool_judge(&ts, t, mode, why, sizeof(why)), "userspace %s", why);
 		if (mode == PHASE_LEGACY)
 			tap(!strcmp(tool_verdict(t), "works"),
 			    "userspace legacy %s works as on Debian's 6.1",
 			    t->name);
 	}
-	tap(run->n_tools > 0, "userspace %s: %d tools ran", all_modes[mode],
-	    run->n_tools);
+	for (i = 0; i < ts.n; i++)
+		if (run_find_tool(run, ts.row[i].name))
+			ran++;
+		else
+			printf("# %s: a row of %s that did not run\n", ts.row[i].name, tools_md);
+	tap(run->n_tools > 0 && ran == ts.n,
+	    "userspace %s: %d tools ran, %d of the %d rows of %s",
+	    all_modes[mode], run->n_tools, ran, ts.n, tools_md);
 }
 
 /*
@@ -386,7 +401,7 @@ static void judge_step_bench(const struct judging *j)
 
 static void judge_step_userspace(const struct judging *j)
 {
-	check_userspace(j->run, j->mode);
+	check_userspace(j->run, j->mode, j->o->tools);
 }
 
 static void judge_step_upstream(const struct judging *j)

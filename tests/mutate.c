@@ -10,6 +10,7 @@
 
 #include "runner.h"
 #include "tap.h"
+#include "tool_spec.h"
 
 /*
  * The run-time phase's lines are judged too: a cell that wants a raise's
@@ -38,6 +39,51 @@ static void mutate_raise(struct spec *spec, const struct run *run, int mode)
 	}
 	tap(false, "found a %s cell that wants a raise's notice to break",
 	    all_modes[mode]);
+}
+
+/*
+ * The tools' table too: a row that warns under warn said to work, and one
+ * that works said to fail, must each fail the userspace boot's check.
+ */
+static void mutate_tools(const struct opts *o)
+{
+	static const char *const broken[][2] = { { "warns", "works" },
+						 { "works", "fails" } };
+	const struct tool_run *t = NULL;
+	struct tool_spec ts;
+	struct run run;
+	char why[512], *cell = NULL;
+	int i, k, warn = PHASE_WARN;
+	bool before;
+
+	if (!o->tools || !o->in.tools[warn] ||
+	    tool_spec_load(o->tools, &ts, why, sizeof(why)) ||
+	    run_load(o->in.tools[warn], &run)) {
+		tap(false, "the tools' table and the userspace-warn results to break: %s",
+		    !o->tools || !o->in.tools[warn] ?
+		    "give --tools and userspace-warn=FILE" : "one did not load");
+		return;
+	}
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < ts.n; i++) {
+			cell = ts.row[i].verdict[warn];
+			t = run_find_tool(&run, ts.row[i].name);
+			if (t && !strcmp(cell, broken[k][0]))
+				break;
+		}
+		if (i == ts.n) {
+			tap(false, "found a tool row that %s under warn to break", broken[k][0]);
+			continue;
+		}
+		before = tool_judge(&ts, t, warn, why, sizeof(why));
+
+		snprintf(cell, sizeof(ts.row[i].verdict[warn]), "%s", broken[k][1]);
+		tap(before && !tool_judge(&ts, t, warn, why, sizeof(why)),
+		    "broken expectation for userspace warn %s (%s) fails its check: %s",
+		    ts.row[i].name, broken[k][1], why);
+		snprintf(cell, sizeof(ts.row[i].verdict[warn]), "%s", broken[k][0]);
+	}
+	run_free(&run);
 }
 
 /*
@@ -95,6 +141,7 @@ int cmd_mutate(const struct opts *o)
 	}
 	tap(done == 2, "found a warned and an allowed cell to break");
 	mutate_raise(&spec, &runs[warn], warn);
+	mutate_tools(o);
 	for (i = 0; i < MAX_MODES; i++)
 		run_free(&runs[i]);
 	return tap_end();

@@ -44,9 +44,10 @@ void usage(void)
 		"                   [--smp N] [--memory MB] [--icount] [--seq-ops N] [--faults]\n"
 		"                   [--boot-phase MODE]  (proc_sysfs_mount_flags=MODE: judged as MODE)\n"
 		"                   [--no-alone]  (leave out the scenarios that need a boot of their own)\n"
+		"                   [--tools TOOLS]  (tests/tools.md: the userspace step's verdicts)\n"
 		"       runner check --mode MODE --spec SPEC --results FILE [--console FILE]\n"
 		"       runner cross --spec SPEC --dir OUTDIR [--no-overrides] RUN=FILE...\n"
-		"       runner mutate --spec SPEC RUN=FILE...\n"
+		"       runner mutate --spec SPEC [--tools TOOLS] RUN=FILE...\n"
 		"       runner compat --dir OUTDIR [--spec SPEC] RUN=FILE...\n"
 		"       runner lava-jobs --dir OUTDIR --kernel PREFIX --initrd CPIO --modes MODES\n"
 		"                   [--url BASE] [--timeout S] [--accel A] [--memory MB]\n"
@@ -133,6 +134,7 @@ static struct opts parse_opts(int argc, char **argv)
 		{ "expect", 1, 0, 'E' }, { "seq-ops", 1, 0, 'Q' },
 		{ "mutate", 1, 0, 'X' }, { "faults", 0, 0, 'F' },
 		{ "no-alone", 0, 0, 'N' }, { "no-overrides", 0, 0, 'V' },
+		{ "tools", 1, 0, 'L' },
 		{ 0 }
 	};
 	struct opts o = {
@@ -168,6 +170,7 @@ static struct opts parse_opts(int argc, char **argv)
 		case 'F': o.faults = true; break;
 		case 'N': o.no_alone = true; break;
 		case 'V': o.no_overrides = true; break;
+		case 'L': o.tools = optarg; break;
 		default: usage();
 		}
 	}

@@ -32,6 +32,7 @@ struct inputs {
 struct opts {
 	const char *mode, *kernel, *initrd, *spec, *dir, *accel, *steps;
 	const char *scenario, *results, *console, *tag;
+	const char *tools;	/* tests/tools.md: the tools' expected verdicts */
 	const char *boot_phase;	/* proc_sysfs_mount_flags= for the boot */
 	const char *modes;	/* lava-jobs: the variants built */
 	const char *url;	/* lava-jobs: where a lab fetches the files */

@@ -22,6 +22,7 @@
 #include "steps.h"
 #include "tap.h"
 #include "unit_docs.h"
+#include "unit_tools.h"
 #include "unit_fleet.h"
 #include "unit_relations.h"
 #include "unit_walk.h"
@@ -632,5 +633,6 @@ int main(int argc, char **argv)
 	test_fleet(&spec);
 	test_docs();
 	test_steps();
+	test_tool_spec(argv[1]);
 	return tap_end();
 }

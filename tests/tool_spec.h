@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The expected verdicts of the real container tools (tests/tools.md): per
+ * tool row and phase, works, warns or fails.  Parsing and judging are
+ * pure, as in spec.c.
+ */
+#ifndef TOOL_SPEC_H
+#define TOOL_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "spec.h"
+
+struct tool_expect {
+	char name[64];
+	char verdict[MAX_MODES][8];	/* "works", "warns" or "fails" */
+};
+
+struct tool_spec {
+	int n;
+	struct tool_expect row[MAX_TOOLS];
+};
+
+int tool_spec_load(const char *path, struct tool_spec *ts, char *err,
+		   size_t len);
+const struct tool_expect *tool_spec_find(const struct tool_spec *ts,
+					 const char *name);
+/*
+ * Whether @t, run under @mode, gave the verdict the table wants; if not,
+ * @why names the row, the phase and both verdicts.
+ */
+bool tool_judge(const struct tool_spec *ts, const struct tool_run *t,
+		int mode, char *why, size_t len);
+
+#endif
