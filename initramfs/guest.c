@@ -396,23 +396,15 @@ void enter_container_netless(void)
 }
 
 /*
- * Mount /dev, /proc and /sys as a distribution does, and open the
- * results port (the second serial port, raw).
+ * The results port, the second serial port, raw.  A lab's QEMU may give
+ * the guest no second port: then the records reach the host only through
+ * the console (PSMF_JUDGE, verdicts.c).
  */
-void guest_setup(void)
+void report_open(void)
 {
 	struct termios tio;
-	struct utsname u;
-	int fd;
+	int fd = open("/dev/ttyS1", O_WRONLY | O_NOCTTY);
 
-	mkdir("/dev", 0755);
-	if (mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID | MS_NOEXEC, NULL))
-		_exit(1);
-	/*
-	 * A lab's QEMU may give the guest no second port: then the records
-	 * reach the host only through the console (PSMF_JUDGE, verdicts.c).
-	 */
-	fd = open("/dev/ttyS1", O_WRONLY | O_NOCTTY);
 	if (fd < 0)
 		fd = open("/dev/null", O_WRONLY);
 	if (fd < 0)
@@ -422,6 +414,20 @@ void guest_setup(void)
 		tcsetattr(fd, TCSANOW, &tio);
 	}
 	results = fdopen(fd, "w");
+}
+
+/*
+ * Mount /dev, /proc and /sys as a distribution does, and open the
+ * results port (the second serial port, raw).
+ */
+void guest_setup(void)
+{
+	struct utsname u;
+
+	mkdir("/dev", 0755);
+	if (mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID | MS_NOEXEC, NULL))
+		_exit(1);
+	report_open();
 	mkdir("/proc", 0555);
 	mkdir("/sys", 0555);
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))

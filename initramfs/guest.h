@@ -60,6 +60,8 @@ struct op_req {
 extern FILE *results;
 
 void guest_setup(void);
+/* Open the results port (guest_setup() does): for a guest that is not /init. */
+void report_open(void);
 void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Keep a copy of every record from now on in @path. */
 void report_keep(const char *path);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /bin/psmf-probe: run inside a container tool's sandbox, print the proc
- * and sysfs mounts it sees, with their options, and exit 0 if its /proc
- * is its own pid namespace's.
+ * and sysfs mounts it sees, with their mount options and their super
+ * block's (hidepid=, subset=), and exit 0 if its /proc is its own pid
+ * namespace's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +36,7 @@ static int proc_is_own(void)
 
 int main(void)
 {
-	char line[1024], point[256], opts[256], type[64];
+	char line[1024], point[256], opts[256], super[256], type[64];
 	FILE *f = fopen("/proc/self/mountinfo", "r");
 
 	if (!f) {
@@ -47,10 +48,10 @@ int main(void)
 
 		if (!dash || sscanf(line, "%*d %*d %*s %*s %255s %255s", point,
 				    opts) != 2 ||
-		    sscanf(dash, " - %63s", type) != 1)
+		    sscanf(dash, " - %63s %*s %255s", type, super) != 2)
 			continue;
 		if (!strcmp(type, "proc") || !strcmp(type, "sysfs"))
-			printf("probe %s %s %s\n", type, point, opts);
+			printf("probe %s %s %s %s\n", type, point, opts, super);
 	}
 	fclose(f);
 	return proc_is_own() ? 0 : 1;

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "guest.h"
+#include "toolrun.h"
 #include "tools.h"
 
 #define TOOL_TIMEOUT_MS 20000
@@ -102,9 +103,18 @@ static void enter_user_session(void)
 	write_file("/sys/fs/cgroup/psmf/cgroup.procs", "0", 0644);
 }
 
-/* Run @t as its user; its output goes to @out. */
-static pid_t spawn(const struct tool *t, const char *const *argv, int out)
+/* What spawn() starts: @t's @argv, as its user. */
+struct spawning {
+	const struct tool *t;
+	const char *const *argv;
+};
+
+/* Run a tool as its user; its output goes to @out. */
+static pid_t spawn(const void *ctx, int out)
 {
+	const struct spawning *sp = ctx;
+	const struct tool *t = sp->t;
+	const char *const *argv = sp->argv;
 	pid_t pid = fork();
 
 	if (pid)
@@ -137,71 +147,15 @@ static pid_t spawn(const struct tool *t, const char *const *argv, int out)
 }
 
 /* The output of the last run, kept to be reported after its result. */
-static char output[40][256];
-static int n_output;
-
-/*
- * Keep one line of output.  The pipe is read without blocking, so a read
- * can end inside a line (lxc-start writes its prefix and its message
- * apart): a piece without its newline waits in @partial for the rest.
- */
-static void keep_output(char *partial, size_t len, const char *piece,
-			bool whole)
-{
-	size_t used = strlen(partial);
-
-	snprintf(partial + used, len - used, "%s", piece);
-	if (!whole)
-		return;
-	partial[strcspn(partial, "\n")] = 0;
-	if (n_output < 40)
-		snprintf(output[n_output++], sizeof(output[0]), "%.255s",
-			 partial);
-	partial[0] = 0;
-}
+static struct captured output;
 
 /* Run to the end or the time limit; returns the exit status, -1 if killed. */
 static int run(const struct tool *t, const char *const *argv)
 {
-	char line[512], partial[512] = "";
-	long start = now_ms();
-	int pipefd[2], status = -1;
-	FILE *p;
-	pid_t pid;
+	struct spawning sp = { t, argv };
 
-	if (pipe(pipefd))
-		die("pipe");
-	pid = spawn(t, argv, pipefd[1]);
-	if (pid < 0)
-		die("fork");
-	close(pipefd[1]);
-	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
-	p = fdopen(pipefd[0], "r");
-	n_output = 0;
-	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-
-		while (p && fgets(line, sizeof(line), p))
-			keep_output(partial, sizeof(partial), line,
-				    strchr(line, '\n') != NULL);
-		clearerr(p);
-		if (w == pid)
-			break;
-		if (now_ms() - start > (t->timeout_s ? t->timeout_s * 1000L :
-					TOOL_TIMEOUT_MS)) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			status = -1;
-			break;
-		}
-		usleep(20000);
-	}
-	if (partial[0])		/* the last line had no newline */
-		keep_output(partial, sizeof(partial), "", true);
-	fclose(p);
-	if (status == -1)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return run_captured(spawn, &sp, t->timeout_s ? t->timeout_s * 1000L :
+			    TOOL_TIMEOUT_MS, &output);
 }
 
 /*
@@ -229,7 +183,7 @@ static const char *tool_version(const struct tool *t, const char *path)
 	seen[n_seen].path = path;
 	version = seen[n_seen++].version;
 	snprintf(version, sizeof(seen[0].version), "%.127s",
-		 n_output ? output[0] : "unknown");
+		 output.n ? output.line[0] : "unknown");
 	/* libvirtd names itself by its path: "/usr/sbin/libvirtd (libvirt) 9.0.0" */
 	c = strchr(version, ' ');
 	if (version[0] == '/' && c) {
@@ -278,8 +232,8 @@ void run_userspace(void)
 		status = run(t, t->argv);
 		report("tool %s version=%s uid=%d exit=%d ms=%ld\n", t->name,
 		       version, (int)t->uid, status, now_ms() - start);
-		for (j = 0; j < n_output; j++)
-			report("toolout %s %s\n", t->name, output[j]);
+		for (j = 0; j < output.n; j++)
+			report("toolout %s %s\n", t->name, output.line[j]);
 		if (t->fixed_by)
 			report("toolfix %s %s %s\n", t->name, t->fixed_by,
 			       t->fix);

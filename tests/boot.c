@@ -86,7 +86,7 @@ static void boot_alone(const struct opts *o, const char *results,
  * Record a file the boot was made from, so that a test that reads these
  * results later can tell whether they belong to the build it judges.
  */
-static void made_from(FILE *f, const char *path)
+void made_from(FILE *f, const char *path)
 {
 	char *abs = realpath(path, NULL);
 	long long mtime_ns, size;

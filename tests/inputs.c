@@ -159,6 +159,10 @@ int parse_input(const char *arg, struct inputs *in)
 		in->sequences[mode_index(name + 10)] = eq + 1;
 		return 0;
 	}
+	if (!strncmp(name, "system-", 7) && mode_index(name + 7) >= 0) {
+		in->system[mode_index(name + 7)] = eq + 1;
+		return 0;
+	}
 	if (!strncmp(name, "other-sequences-", 16) &&
 	    mode_index(name + 16) >= 0) {
 		in->other_sequences[mode_index(name + 16)] = eq + 1;

@@ -199,20 +199,21 @@ static void check_bench(const struct run *run, int mode)
 }
 
 /*
- * The userspace suite: each tool must have run (not: missing, not
- * startable, hung), and give the verdict tests/tools.md wants of it in
- * this phase; under legacy, which is 6.1 as Debian ships it, every tool
- * must work: there a failure is the guest's environment, not the phase.
+ * The real tools of the userspace step (@suite "userspace") or of a
+ * Debian system ("system"): each tool must have run (not: missing, not
+ * startable, hung), and give the verdict @tools_md wants of it in this
+ * phase; under legacy, the kernel as Debian ships it, every tool must
+ * work: there a failure is the guest's environment, not the phase.
  */
-static void check_userspace(const struct run *run, int mode,
-			    const char *tools_md)
+void judge_tools(const struct run *run, int mode, const char *tools_md,
+		 const char *suite)
 {
 	struct tool_spec ts;
 	char why[512];
 	int i, j, ran = 0;
 
 	if (!tools_md || tool_spec_load(tools_md, &ts, why, sizeof(why))) {
-		tap(false, "userspace %s: the expected verdicts: %s", all_modes[mode],
+		tap(false, "%s %s: the expected verdicts: %s", suite, all_modes[mode],
 		    tools_md ? why : "no --tools table given");
 		return;
 	}
@@ -226,13 +227,13 @@ static void check_userspace(const struct run *run, int mode,
 		for (j = 0; j < t->n_out; j++)
 			printf("#   output: %s\n", t->out[j]);
 		tap(t->exit >= 0 && t->exit != 126 && t->exit != 127,
-		    "userspace %s %s ran: %s (exit %d)", all_modes[mode],
+		    "%s %s %s ran: %s (exit %d)", suite, all_modes[mode],
 		    t->name, tool_verdict(t), t->exit);
-		tap(tool_judge(&ts, t, mode, why, sizeof(why)), "userspace %s", why);
+		tap(tool_judge(&ts, t, mode, why, sizeof(why)), "%s %s", suite, why);
 		if (mode == PHASE_LEGACY)
 			tap(!strcmp(tool_verdict(t), "works"),
-			    "userspace legacy %s works as on Debian's 6.1",
-			    t->name);
+			    "%s legacy %s works, as on the kernel Debian ships",
+			    suite, t->name);
 	}
 	for (i = 0; i < ts.n; i++)
 		if (run_find_tool(run, ts.row[i].name))
@@ -240,8 +241,8 @@ static void check_userspace(const struct run *run, int mode,
 		else
 			printf("# %s: a row of %s that did not run\n", ts.row[i].name, tools_md);
 	tap(run->n_tools > 0 && ran == ts.n,
-	    "userspace %s: %d tools ran, %d of the %d rows of %s",
-	    all_modes[mode], run->n_tools, ran, ts.n, tools_md);
+	    "%s %s: %d tools ran, %d of the %d rows of %s",
+	    suite, all_modes[mode], run->n_tools, ran, ts.n, tools_md);
 }
 
 /*
@@ -401,7 +402,7 @@ static void judge_step_bench(const struct judging *j)
 
 static void judge_step_userspace(const struct judging *j)
 {
-	check_userspace(j->run, j->mode, j->o->tools);
+	judge_tools(j->run, j->mode, j->o->tools, "userspace");
 }
 
 static void judge_step_upstream(const struct judging *j)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The docs' generated views of the last main-job run, one section per
 # kernel tree, from each tree's reports (BUILDDIR/TREE/matrix.md and
-# compat.md, written by the runner): docs/matrix.md, docs/compat.md and
+# compat.md, written by the runner, and system.md where the tree booted
+# its Debian system): docs/matrix.md, docs/compat.md and
 # the table in docs/distributions.md.  A tool's evidence heading and the
 # links to it carry the tree, so that each section links to its own.
 #
@@ -38,7 +39,21 @@ views() {
 		echo
 		echo "## Linux $t"
 		section "$build/$t/$2" "$t" "$3"
+		[ "$2" = compat.md ] && system_section "$t"
 	done
+}
+
+# system_section TREE: the tree's run of its Debian release's system
+# (BUILDDIR/TREE/system.md, runner system-compat), if it had one.
+system_section() {
+	echo
+	echo "### A booted Debian system (Linux $1)"
+	echo
+	if [ -f "$build/$1/system.md" ]; then
+		cat "$build/$1/system.md"
+	else
+		echo "Not booted for Linux $1 in this run (\`-Dsystem_trees\`; a release run boots every tree's)."
+	fi
 }
 
 trees=$*

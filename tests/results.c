@@ -424,6 +424,28 @@ static void rec_docs_sysctl(struct run *run, const char *line)
 		run->n_docs_settings++;
 }
 
+static void rec_system_os(struct run *run, const char *line)
+{
+	sscanf(line, "system-os %31s systemd=%d", run->sys_os, &run->sys_systemd);
+}
+
+static void rec_system_phase(struct run *run, const char *line)
+{
+	sscanf(line, "system-phase %31s", run->sys_phase);
+}
+
+static void rec_system_failed(struct run *run, const char *line)
+{
+	char when[16], unit[64];
+	int w;
+
+	if (sscanf(line, "system-failed %15s %63s", when, unit) != 2)
+		return;
+	w = !strcmp(when, "after");
+	if (run->n_failed[w] < MAX_FAILED)
+		snprintf(run->failed[w][run->n_failed[w]++], sizeof(unit), "%s", unit);
+}
+
 static void rec_kmemleak(struct run *run, const char *line)
 {
 	sscanf(line, "kmemleak leaks=%d", &run->leaks);
@@ -467,6 +489,9 @@ static const struct {
 	{ "docs-phase ", rec_docs_phase },
 	{ "docs-run ", rec_docs_run },
 	{ "docs-sysctl ", rec_docs_sysctl },
+	{ "system-os ", rec_system_os },
+	{ "system-phase ", rec_system_phase },
+	{ "system-failed ", rec_system_failed },
 };
 
 static void parse_record(struct run *run, const char *line)

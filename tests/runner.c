@@ -16,6 +16,8 @@
  *   runner shrink  the shortest sequence that still disagrees with the
  *                  model (shrink.c)
  *   runner seqspec  the spec's sequences on a kernel (seq_spec_boot.c)
+ *   runner system  boot a Debian system image and judge its checks;
+ *   runner system-compat  the phases' runs of it side by side (system.c)
  *
  * This file parses the options; runner.h names the other pieces.
  */
@@ -60,6 +62,10 @@ void usage(void)
 		"       runner shrink --mode MODE --kernel BZIMAGE --initrd CPIO --dir DIR\n"
 		"                   --results FILE [--mutate none|nest-locks-nothing] [--timeout S]\n"
 		"       runner seqspec --mode MODE --kernel BZIMAGE --initrd CPIO --spec SPEC --dir DIR\n"
+		"       runner system --mode MODE --kernel BZIMAGE --image IMG --release NAME\n"
+		"                   --tools SYSTEM_MD --dir DIR [--tag NAME] [--boot-phase MODE]\n"
+		"                   (a Debian system, systemd as PID 1, booted as MODE)\n"
+		"       runner system-compat --dir OUTDIR system-MODE=FILE...\n"
 		"       runner relate sequences-MODE=FILE...  (every phase's run of the same sequences)\n"
 		"       runner relate-trees sequences-MODE=FILE... other-sequences-MODE=FILE...\n"
 		"                   (the same, of two trees)\n"
@@ -134,7 +140,8 @@ static struct opts parse_opts(int argc, char **argv)
 		{ "expect", 1, 0, 'E' }, { "seq-ops", 1, 0, 'Q' },
 		{ "mutate", 1, 0, 'X' }, { "faults", 0, 0, 'F' },
 		{ "no-alone", 0, 0, 'N' }, { "no-overrides", 0, 0, 'V' },
-		{ "tools", 1, 0, 'L' },
+		{ "tools", 1, 0, 'L' }, { "image", 1, 0, 'G' },
+		{ "release", 1, 0, 'D' },
 		{ 0 }
 	};
 	struct opts o = {
@@ -171,6 +178,8 @@ static struct opts parse_opts(int argc, char **argv)
 		case 'N': o.no_alone = true; break;
 		case 'V': o.no_overrides = true; break;
 		case 'L': o.tools = optarg; break;
+		case 'G': o.image = optarg; break;
+		case 'D': o.release = optarg; break;
 		default: usage();
 		}
 	}
@@ -191,6 +200,7 @@ int main(int argc, char **argv)
 		{ "shrink", cmd_shrink },
 		{ "seqspec", cmd_seqspec }, { "relate", cmd_relate },
 		{ "relate-trees", cmd_relate_trees },
+		{ "system", cmd_system }, { "system-compat", cmd_system_compat },
 	};
 	struct opts o;
 	const char *cmd;

@@ -9,6 +9,7 @@
 #define RUNNER_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "report.h"
 #include "spec.h"
@@ -27,12 +28,15 @@ struct inputs {
 	const char *sequences[MAX_MODES];		/* "sequences-warn=PATH" */
 	/* another tree's: "other-sequences-warn=PATH" */
 	const char *other_sequences[MAX_MODES];
+	const char *system[MAX_MODES];			/* "system-warn=PATH" */
 };
 
 struct opts {
 	const char *mode, *kernel, *initrd, *spec, *dir, *accel, *steps;
 	const char *scenario, *results, *console, *tag;
 	const char *tools;	/* tests/tools.md: the tools' expected verdicts */
+	const char *image;	/* system: the Debian system's disk image */
+	const char *release;	/* system: the Debian release it must be */
 	const char *boot_phase;	/* proc_sysfs_mount_flags= for the boot */
 	const char *modes;	/* lava-jobs: the variants built */
 	const char *url;	/* lava-jobs: where a lab fetches the files */
@@ -64,8 +68,14 @@ int parse_input(const char *arg, struct inputs *in);
 /* judge_run.c: judge one run's results and console against the spec */
 void judge_variant(const struct opts *o, const struct spec *spec, int mode,
 		   const char *results, const char *console);
+/* Each tool row of @run against @tools_md (tests/tools.md, tests/system.md). */
+void judge_tools(const struct run *run, int mode, const char *tools_md,
+		 const char *suite);
 
 /* The commands */
+/* boot.c: a "host file" record of a file the boot was made from */
+void made_from(FILE *f, const char *path);
+
 int cmd_boot(const struct opts *o);
 int cmd_check(const struct opts *o);
 int cmd_cross(const struct opts *o);
@@ -80,6 +90,8 @@ int cmd_relate(const struct opts *o);
 int cmd_relate_trees(const struct opts *o);
 int cmd_shrink(const struct opts *o);
 int cmd_seqspec(const struct opts *o);
+int cmd_system(const struct opts *o);
+int cmd_system_compat(const struct opts *o);
 
 /* shrink.c: a boot that replays sequences; the shrinker itself */
 const char *seq_replay_boot(const struct opts *o, const char *text,

@@ -29,6 +29,7 @@ enum phase { PHASES(PHASE_ENUM) MAX_MODES };
 #define MAX_TENANTS 8		/* containers of the fleet step */
 #define MAX_FLEET_LINES 512
 #define UPSTREAM_MAX_OUT 256	/* output lines kept per program */
+#define MAX_FAILED 16		/* failed units kept per systemctl --failed */
 
 extern const char *const all_modes[MAX_MODES];
 
@@ -179,6 +180,12 @@ struct run {
 	struct {
 		char file[128], value[16];
 	} docs_settings[MAX_DOCS_SETTINGS];	/* fs.proc_sysfs_mount_flags lines */
+	/* A Debian system's checks (initramfs/system.c) */
+	char sys_os[32];	/* its VERSION_CODENAME; "" if unsaid */
+	int sys_systemd;	/* systemd's version; 0 if unread */
+	char sys_phase[32];	/* the phase /proc/sys read; "" if unsaid */
+	int n_failed[2];	/* systemctl --failed: after the boot, after the checks */
+	char failed[2][MAX_FAILED][64];	/* the units; "-" alone: none */
 };
 
 /* A judgement: whether the observation matches the cell, and why not. */

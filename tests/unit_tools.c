@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report.h"
 #include "tap.h"
 #include "tool_spec.h"
 #include "unit_tools.h"
@@ -60,6 +61,54 @@ static void test_bad_tables(void)
 	}
 }
 
+/* A row's needs: a mount point, or a mount point and a super block option. */
+static void test_needs(void)
+{
+	char good[] = "probe proc /proc rw,nosuid,nodev,noexec,relatime rw,hidepid=invisible,subset=pid";
+	char bare[] = "probe proc /proc rw,nosuid,nodev,noexec,relatime rw,hidepid=invisible2";
+	struct tool_run t = { .n_out = 1, .out = { good } };
+	char buf[256];
+
+	snprintf(t.needs, sizeof(t.needs), "/proc:hidepid=invisible /proc:subset=pid");
+	tap(!tool_missing(&t, buf, sizeof(buf)),
+	    "tools: a mount with the options a row needs is not missing");
+	t.out[0] = bare;
+	tap(tool_missing(&t, buf, sizeof(buf)) && !strcmp(buf, "/proc:hidepid=invisible"),
+	    "tools: an option that only starts like the one needed does not count (%s)", buf);
+	snprintf(t.needs, sizeof(t.needs), "/sys");
+	tap(tool_missing(&t, buf, sizeof(buf)) && !strcmp(buf, "/sys"),
+	    "tools: a mount point with no proc or sysfs mount is missing");
+}
+
+/* psmf-system's records (initramfs/system.c) as results.c reads them. */
+static void test_system_records(void)
+{
+	static const char text[] = "start 7.3.4\nsystem-os trixie systemd=257\n"
+		"system-phase warn\nsystem-failed boot -\n"
+		"tool podman version=podman=5.4.2+ds1-2 uid=1000 exit=0 ms=9000\n"
+		"toolneeds podman /proc:subset=pid\n"
+		"system-failed after a.service\nsystem-failed after b.service\nend ok\n";
+	char path[] = "/tmp/psmf-system-XXXXXX";
+	int fd = mkstemp(path);
+	struct run run;
+	bool ok;
+
+	ok = fd >= 0 && write(fd, text, sizeof(text) - 1) == (ssize_t)sizeof(text) - 1;
+	if (fd >= 0)
+		close(fd);
+	ok = ok && !run_load(path, &run);
+	unlink(path);
+	tap(ok && run.ended && !strcmp(run.sys_os, "trixie") && run.sys_systemd == 257 &&
+	    !strcmp(run.sys_phase, "warn") && run.n_failed[0] == 1 &&
+	    !strcmp(run.failed[0][0], "-") && run.n_failed[1] == 2 &&
+	    !strcmp(run.failed[1][1], "b.service") && run.n_tools == 1 &&
+	    !strcmp(run.tools[0].version, "podman=5.4.2+ds1-2") &&
+	    !strcmp(run.tools[0].needs, "/proc:subset=pid"),
+	    "system: psmf-system's records load (release, systemd, phase, failed units, a row)");
+	if (ok)
+		run_free(&run);
+}
+
 void test_tool_spec(const char *spec_path)
 {
 	char path[4096], why[512];
@@ -75,6 +124,8 @@ void test_tool_spec(const char *spec_path)
 	tap(ok && ts.n > 0, "tools.md loads: %d rows%s%s", ts.n, ok ? "" : ": ",
 	    ok ? "" : why);
 	test_bad_tables();
+	test_needs();
+	test_system_records();
 
 	snprintf(path, sizeof(path), "%.*sfixtures/results-tools.txt", dir, spec_path);
 	if (run_load(path, &run) || run.n_tools < 3) {

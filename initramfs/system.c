@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /usr/local/sbin/psmf-system: the checks of a booted Debian system
+ * (tests/system/), started by psmf-system.service with systemd as PID 1.
+ * It waits until the boot has finished, runs each row of its table the
+ * way the tool's users start it, reports facts to the host on the second
+ * serial port, and powers the system off through systemd.
+ *
+ * Rows of uid 1000 run in a login session of the unprivileged user
+ * ("su -l user": PAM, logind, the user's systemd and D-Bus, a delegated
+ * cgroup and XDG_RUNTIME_DIR); rows of uid 0 run as root from this
+ * service.  The host judges every row against tests/system.md.
+ *
+ *   start <kernel release>
+ *   system-os <VERSION_CODENAME> systemd=<its version, 0 if unread>
+ *   system-phase <fs.proc_sysfs_mount_flags, as /proc/sys reads it>
+ *   system-failed <boot|after> <unit>|-   (systemctl --failed)
+ *   tool <name> version=<package>=<Debian version> uid=<n> exit=<n> ms=<n>
+ *   toolout <name> <line of its output>
+ *   toolneeds <name> <mount point[:super option]...>
+ *   kmsg <name> <kernel line>
+ *   end ok
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "guest.h"
+#include "toolrun.h"
+
+#define PROBE "/usr/local/bin/psmf-probe"
+#define ROW_TIMEOUT_MS 120000
+#define PHASE_SYSCTL "/proc/sys/fs/proc_sysfs_mount_flags"
+
+struct row {
+	const char *name;
+	uid_t uid;
+	const char *package;	/* whose Debian version the record names */
+	const char *needs;	/* toolneeds: the mounts the probe must see */
+	const char *const argv[16];
+};
+
+#define IN_USERNS(ns, cmd) { "/usr/bin/unshare", "-r", "-m", ns, "/bin/sh", \
+	"-c", cmd " && exec " PROBE, NULL }
+#define PODMAN_RUN(runtime) { "/bin/sh", "-c", \
+	"podman import /srv/podman/image.tar psmf >/dev/null && exec podman " \
+	runtime "run --rm --network=none psmf /bin/psmf-probe", NULL }
+/* A service sandboxed as systemd.exec(5) describes; PrivatePIDs= from 257 on. */
+#define SANDBOX "-p", "PrivateUsers=yes", "-p", "ProtectProc=invisible", \
+	"-p", "ProcSubset=pid"
+
+static const struct row rows[] = {
+	{ "systemd-run-sandbox", 0, "systemd", "/proc:hidepid=invisible /proc:subset=pid",
+	  { "/usr/bin/systemd-run", "--wait", "--pipe", "--quiet", "--collect",
+	    SANDBOX, PROBE, NULL } },
+	{ "util-linux-unshare", GUEST_UID, "util-linux", NULL,
+	  { "/usr/bin/unshare", "--user", "--map-root-user", "--mount", "--pid",
+	    "--fork", "--mount-proc", PROBE, NULL } },
+	{ "bubblewrap", GUEST_UID, "bubblewrap", NULL,
+	  { "/usr/bin/bwrap", "--ro-bind", "/", "/", "--unshare-all", "--proc",
+	    "/proc", "--dev", "/dev", PROBE, NULL } },
+	{ "mount-proc", GUEST_UID, "mount", NULL,
+	  IN_USERNS("-pf", "mount -t proc proc /proc") },
+	{ "mount-proc-nosuid-nodev-noexec", GUEST_UID, "mount", NULL,
+	  IN_USERNS("-pf", "mount -t proc -o nosuid,nodev,noexec proc /proc") },
+	{ "mount-sysfs", GUEST_UID, "mount", NULL,
+	  IN_USERNS("-n", "mount -t sysfs sysfs /sys") },
+	{ "mount-sysfs-nosuid-nodev-noexec", GUEST_UID, "mount", NULL,
+	  IN_USERNS("-n", "mount -t sysfs -o nosuid,nodev,noexec sysfs /sys") },
+	{ "systemd-nspawn", 0, "systemd-container", NULL,
+	  { "/usr/bin/systemd-nspawn", "--quiet", "--private-users=pick",
+	    "--private-users-ownership=auto", "--console=pipe", "-D",
+	    "/srv/nspawn", "/bin/psmf-probe", NULL } },
+	{ "podman", GUEST_UID, "podman", NULL, PODMAN_RUN("") },
+	{ "podman-runtime-runc", GUEST_UID, "podman", NULL,
+	  PODMAN_RUN("--runtime runc ") },
+};
+
+/* What spawn() starts: @argv, as @uid. */
+struct spawning {
+	uid_t uid;
+	const char *const *argv;
+};
+
+/*
+ * Root's rows as they are; the user's in a login session of theirs:
+ * "su -l user -c 'exec "$0" "$@"' ARGV..." keeps every word of ARGV.
+ */
+static pid_t spawn(const void *ctx, int out)
+{
+	const struct spawning *sp = ctx;
+	const char *argv[40] = { "/usr/bin/su", "-l", "user", "-c",
+				 "exec \"$0\" \"$@\"" };
+	int i, n = 5;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	dup2(out, 1);
+	dup2(out, 2);
+	for (i = 0; sp->argv[i] && n < 39; i++)
+		argv[n++] = sp->argv[i];
+	argv[n] = NULL;
+	execv(sp->uid ? argv[0] : sp->argv[0],
+	      (char *const *)(sp->uid ? argv : (const char **)sp->argv));
+	printf("exec %s: %s\n", sp->uid ? argv[0] : sp->argv[0], strerror(errno));
+	_exit(127);
+}
+
+static struct captured output;
+
+/* Run @argv as root, its output into output; its exit status. */
+static int run_root(const char *const *argv, long timeout_ms)
+{
+	struct spawning sp = { 0, argv };
+
+	return run_captured(spawn, &sp, timeout_ms, &output);
+}
+
+/* The Debian version of @package, as "package=version", in @buf. */
+static const char *package_version(const char *package, char *buf, size_t len)
+{
+	const char *argv[] = { "/usr/bin/dpkg-query", "-W", "-f", "${Version}\n",
+			       package, NULL };
+
+	if (run_root(argv, 20000) || !output.n)
+		snprintf(buf, len, "%s=missing", package);
+	else
+		snprintf(buf, len, "%.40s=%.80s", package, output.line[0]);
+	return buf;
+}
+
+/* `systemctl --failed`'s units, one record each, or "-" for none. */
+static void report_failed(const char *when)
+{
+	const char *argv[] = { "/usr/bin/systemctl", "--failed", "--plain",
+			       "--no-legend", "--no-pager", NULL };
+	int i, status = run_root(argv, 30000);
+
+	for (i = 0; i < output.n; i++)
+		report("system-failed %s %.*s\n", when,
+		       (int)strcspn(output.line[i], " "), output.line[i]);
+	if (status || !output.n)
+		report("system-failed %s %s\n", when, status ? "systemctl-failed" : "-");
+}
+
+/* os-release's codename, systemd's version, the phase as /proc/sys has it. */
+static void report_system(void)
+{
+	const char *version[] = { "/usr/bin/systemctl", "--version", NULL };
+	char line[256], codename[64] = "unknown", phase[32] = "unreadable";
+	int systemd;
+	FILE *f = fopen("/etc/os-release", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		sscanf(line, "VERSION_CODENAME=%63s", codename);
+	if (f)
+		fclose(f);
+	run_root(version, 20000);
+	if (!output.n || sscanf(output.line[0], "systemd %d", &systemd) != 1)
+		systemd = 0;
+	report("system-os %s systemd=%d\n", codename, systemd);
+	f = fopen(PHASE_SYSCTL, "r");
+	if (f && fscanf(f, "%31s", phase) != 1)
+		snprintf(phase, sizeof(phase), "unreadable");
+	if (f)
+		fclose(f);
+	report("system-phase %s\n", phase);
+}
+
+static void run_row(const struct row *r)
+{
+	struct spawning sp = { r->uid, r->argv };
+	char version[160];
+	long start;
+	int kmsg, status, j;
+
+	package_version(r->package, version, sizeof(version));
+	pace_warnings(RATELIMIT_BURST);
+	kmsg = kmsg_open_at_end();
+	start = now_ms();
+	status = run_captured(spawn, &sp, ROW_TIMEOUT_MS, &output);
+	report("tool %s version=%s uid=%d exit=%d ms=%ld\n", r->name, version,
+	       (int)r->uid, status, now_ms() - start);
+	for (j = 0; j < output.n; j++)
+		report("toolout %s %s\n", r->name, output.line[j]);
+	if (r->needs)
+		report("toolneeds %s %s\n", r->name, r->needs);
+	kmsg_forward(kmsg, r->name, count_warnings);
+	close(kmsg);
+}
+
+int main(void)
+{
+	const char *wait[] = { "/usr/bin/systemctl", "is-system-running", "--wait", NULL };
+	const char *off[] = { "/usr/bin/systemctl", "poweroff", NULL };
+	struct utsname u;
+	size_t i;
+
+	report_open();
+	uname(&u);
+	report("start %s\n", u.release);
+	/* "running" or "degraded": either way the boot's jobs are done. */
+	run_root(wait, 600000);
+	report_system();
+	report_failed("boot");
+	for (i = 0; i < ARRAY_SIZE(rows); i++)
+		run_row(&rows[i]);
+	report_failed("after");
+	report("end ok\n");
+	fflush(results);
+	run_root(off, 60000);
+	return 0;
+}

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * runner system: boot a Debian system image (tests/system/image.sh) with
+ * systemd as PID 1 under one phase, and judge what its psmf-system.service
+ * (initramfs/system.c) reported.
+ * runner system-compat: the phases' runs of the same image side by side:
+ * systemctl --failed must be the same in every phase as in legacy, and
+ * system.md shows each row's verdict with the Debian version it ran.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "console.h"
+#include "qemu.h"
+#include "report.h"
+#include "runner.h"
+#include "tap.h"
+
+/* The phase the boot is judged as: the one it was told, or built as. */
+static int judged_as(const struct opts *o)
+{
+	return need_mode(o->boot_phase ? o->boot_phase : o->mode);
+}
+
+/* The units of one systemctl --failed, by spaces, in @buf. */
+static const char *failed_list(const struct run *run, int when, char *buf,
+			       size_t len)
+{
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < run->n_failed[when]; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 i ? " " : "", run->failed[when][i]);
+	return run->n_failed[when] ? buf : "(no record)";
+}
+
+/* Whether two runs' lists (@a's @wa, @b's @wb) name the same units. */
+static bool same_failed(const struct run *a, int wa, const struct run *b, int wb)
+{
+	char x[1100], y[1100];
+
+	return a->n_failed[wa] && b->n_failed[wb] &&
+	       !strcmp(failed_list(a, wa, x, sizeof(x)), failed_list(b, wb, y, sizeof(y)));
+}
+
+/* What psmf-system reported about the system itself. */
+static void judge_system_facts(const struct opts *o, const struct run *run,
+			       int mode)
+{
+	char boot[1100], after[1100];
+
+	tap(o->release && !strcmp(run->sys_os, o->release),
+	    "system %s: the image booted is Debian %s (os-release: %s, systemd %d)",
+	    all_modes[mode], o->release ? o->release : "(no --release)",
+	    run->sys_os[0] ? run->sys_os : "unsaid", run->sys_systemd);
+	tap(!strcmp(run->sys_phase, all_modes[mode]),
+	    "system %s: /proc/sys/fs/proc_sysfs_mount_flags reads %s",
+	    all_modes[mode], run->sys_phase[0] ? run->sys_phase : "nothing");
+	tap(same_failed(run, 0, run, 1),
+	    "system %s: systemctl --failed after the checks is as after the boot (boot: %s; after: %s)",
+	    all_modes[mode], failed_list(run, 0, boot, sizeof(boot)),
+	    failed_list(run, 1, after, sizeof(after)));
+}
+
+static void judge_system(const struct opts *o, int mode, const char *results,
+			 const char *console)
+{
+	struct lines con;
+	struct run run;
+
+	lines_load(console, &con);
+	if (run_load(results, &run))
+		printf("# %s: no results file\n", results);
+	tap(run.ended, "system %s: psmf-system ran to its end (%s)", all_modes[mode],
+	    run.end);
+	if (!run.ended)
+		tail_console(&con, 60);
+	check_kunit(&con, "proc_sysfs_mount_flags");
+	check_splats(&con, "the boot log");
+	judge_system_facts(o, &run, mode);
+	judge_tools(&run, mode, o->tools, "system");
+	run_free(&run);
+	lines_free(&con);
+}
+
+int cmd_system(const struct opts *o)
+{
+	char results[4096], console[4096], append[512];
+	const char *tag = o->tag ? o->tag : o->mode;
+	bool timed_out;
+	int mode, status;
+	long start;
+	FILE *f;
+
+	if (!o->kernel || !o->image || !o->dir || !o->tools || !o->release)
+		usage();
+	need_mode(o->mode);
+	mode = judged_as(o);
+	if (mkdir(o->dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "runner: cannot create %s: %s\n", o->dir, strerror(errno));
+		return 2;
+	}
+	snprintf(results, sizeof(results), "%s/results-%s.txt", o->dir, tag);
+	snprintf(console, sizeof(console), "%s/console-%s.log", o->dir, tag);
+	unlink(results);
+	unlink(console);
+	/* The image's /sbin/init is systemd; the phase as the boot wants it. */
+	snprintf(append, sizeof(append),
+		 "console=ttyS0 panic=-1 oops=panic tsc=unstable root=/dev/vda rw%s%s",
+		 o->boot_phase ? " proc_sysfs_mount_flags=" : "",
+		 o->boot_phase ? o->boot_phase : "");
+	start = now_ms();
+	status = run_qemu(o, append, results, console, &timed_out);
+	check_qemu(o, tag, status, timed_out);
+	f = fopen(results, "a");
+	if (f) {
+		fprintf(f, "host wall_ms=%ld\n", now_ms() - start);
+		made_from(f, o->kernel);
+		made_from(f, o->image);
+		fclose(f);
+	}
+	tap_figure("%s: Debian %s system ran %.1f s under %s", tag, o->release,
+		   (now_ms() - start) / 1000.0, o->accel);
+	judge_system(o, mode, results, console);
+	return tap_end();
+}
+
+/* Each phase's runs against legacy's: the same failed units. */
+static void compare_failed(const struct run *runs, const bool *have)
+{
+	char want[1100], got[1100];
+	int m, w;
+
+	for (m = 0; m < MAX_MODES; m++)
+		for (w = 0; w < 2 && m != PHASE_LEGACY && have[m]; w++)
+			tap(same_failed(&runs[m], w, &runs[PHASE_LEGACY], w),
+			    "system %s: systemctl --failed after the %s is as under legacy (%s; legacy: %s)",
+			    all_modes[m], w ? "checks" : "boot",
+			    failed_list(&runs[m], w, got, sizeof(got)),
+			    failed_list(&runs[PHASE_LEGACY], w, want, sizeof(want)));
+}
+
+/* system.md: per row, its package's version and its verdict per phase. */
+static int write_system_md(const struct run *runs, const bool *have,
+			   const char *dir)
+{
+	const struct run *first = &runs[PHASE_LEGACY];
+	char path[4200], boot[1100], after[1100];
+	int i, m;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/system.md", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "Generated by `tests/runner system-compat` from the Debian system's runs; do not edit.\n"
+		"Debian %s, systemd %d as PID 1; rows of uid 1000 run in a login session of\n"
+		"the unprivileged user (`su -l user`), rows of uid 0 as root from a service.\n\n",
+		first->sys_os, first->sys_systemd);
+	fprintf(f, "| row | Debian package | uid |");
+	for (m = 0; m < MAX_MODES; m++)
+		fprintf(f, " %s |", all_modes[m]);
+	fprintf(f, "\n|---|---|---|");
+	for (m = 0; m < MAX_MODES; m++)
+		fprintf(f, "---|");
+	fprintf(f, "\n");
+	for (i = 0; i < first->n_tools; i++) {
+		const struct tool_run *t = &first->tools[i];
+
+		fprintf(f, "| %s | `%s` | %d |", t->name, t->version, t->uid);
+		for (m = 0; m < MAX_MODES; m++) {
+			const struct tool_run *r = have[m] ? run_find_tool(&runs[m], t->name) : NULL;
+
+			fprintf(f, " %s |", r ? tool_verdict(r) : "not run");
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n`systemctl --failed`, after the boot and after the checks:\n\n");
+	for (m = 0; m < MAX_MODES; m++)
+		if (have[m])
+			fprintf(f, "- %s: %s; %s\n", all_modes[m],
+				failed_list(&runs[m], 0, boot, sizeof(boot)),
+				failed_list(&runs[m], 1, after, sizeof(after)));
+	return fclose(f);
+}
+
+int cmd_system_compat(const struct opts *o)
+{
+	static struct run runs[MAX_MODES];
+	bool have[MAX_MODES] = { false };
+	int m, n = 0;
+
+	if (!o->dir)
+		usage();
+	for (m = 0; m < MAX_MODES; m++) {
+		if (!o->in.system[m])
+			continue;
+		have[m] = !run_load(o->in.system[m], &runs[m]) && runs[m].ended;
+		tap(have[m], "system %s: the run in %s is there and ended", all_modes[m],
+		    o->in.system[m]);
+		n++;
+	}
+	tap(have[PHASE_LEGACY] && n >= 2,
+	    "system: legacy's run and another phase's to compare (%d runs given)", n);
+	if (!have[PHASE_LEGACY])
+		return tap_end();
+	compare_failed(runs, have);
+	tap(!write_system_md(runs, have, o->dir), "system table written: %s/system.md", o->dir);
+	for (m = 0; m < MAX_MODES; m++)
+		if (o->in.system[m])
+			run_free(&runs[m]);
+	return tap_end();
+}
