@@ -4,7 +4,8 @@
  * (tests/system/), started by psmf-system.service with systemd as PID 1.
  * It waits until the boot has finished, runs each row of its table the
  * way the tool's users start it, reports facts to the host on the second
- * serial port, and powers the system off through systemd.
+ * serial port, and ends the boot through systemd (systemctl reboot, which
+ * QEMU's -no-reboot turns into its exit).
  *
  * Rows of uid 1000 run in a login session of the unprivileged user
  * ("su -l user": PAM, logind, the user's systemd and D-Bus, a delegated
@@ -88,14 +89,15 @@ struct spawning {
 
 /*
  * Root's rows as they are; the user's in a login session of theirs:
- * "su -l user -c 'exec "$0" "$@"' ARGV..." keeps every word of ARGV.
+ * "su -l -c 'exec "$0" "$@"' -- user ARGV..." keeps every word of ARGV
+ * (after "--", su takes none of them for an option of its own).
  */
 static pid_t spawn(const void *ctx, int out)
 {
 	const struct spawning *sp = ctx;
-	const char *argv[40] = { "/usr/bin/su", "-l", "user", "-c",
-				 "exec \"$0\" \"$@\"" };
-	int i, n = 5;
+	const char *argv[40] = { "/usr/bin/su", "-l", "-c",
+				 "exec \"$0\" \"$@\"", "--", "user" };
+	int i, n = 6;
 	pid_t pid = fork();
 
 	if (pid)
@@ -197,7 +199,8 @@ static void run_row(const struct row *r)
 int main(void)
 {
 	const char *wait[] = { "/usr/bin/systemctl", "is-system-running", "--wait", NULL };
-	const char *off[] = { "/usr/bin/systemctl", "poweroff", NULL };
+	/* QEMU runs with -no-reboot: a reboot ends it (the guest has no ACPI to power off). */
+	const char *off[] = { "/usr/bin/systemctl", "reboot", NULL };
 	struct utsname u;
 	size_t i;
 

@@ -202,17 +202,18 @@ static void check_bench(const struct run *run, int mode)
  * The real tools of the userspace step (@suite "userspace") or of a
  * Debian system ("system"): each tool must have run (not: missing, not
  * startable, hung), and give the verdict @tools_md wants of it in this
- * phase; under legacy, the kernel as Debian ships it, every tool must
+ * phase and Debian @release (NULL: the userspace suite's, the build
+ * host's Debian 12); under legacy, the kernel as Debian ships it, every tool must
  * work: there a failure is the guest's environment, not the phase.
  */
 void judge_tools(const struct run *run, int mode, const char *tools_md,
-		 const char *suite)
+		 const char *release, const char *suite)
 {
 	struct tool_spec ts;
 	char why[512];
 	int i, j, ran = 0;
 
-	if (!tools_md || tool_spec_load(tools_md, &ts, why, sizeof(why))) {
+	if (!tools_md || tool_spec_load(tools_md, release, &ts, why, sizeof(why))) {
 		tap(false, "%s %s: the expected verdicts: %s", suite, all_modes[mode],
 		    tools_md ? why : "no --tools table given");
 		return;
@@ -402,7 +403,7 @@ static void judge_step_bench(const struct judging *j)
 
 static void judge_step_userspace(const struct judging *j)
 {
-	judge_tools(j->run, j->mode, j->o->tools, "userspace");
+	judge_tools(j->run, j->mode, j->o->tools, NULL, "userspace");
 }
 
 static void judge_step_upstream(const struct judging *j)

@@ -57,7 +57,7 @@ static void mutate_tools(const struct opts *o)
 	bool before;
 
 	if (!o->tools || !o->in.tools[warn] ||
-	    tool_spec_load(o->tools, &ts, why, sizeof(why)) ||
+	    tool_spec_load(o->tools, NULL, &ts, why, sizeof(why)) ||
 	    run_load(o->in.tools[warn], &run)) {
 		tap(false, "the tools' table and the userspace-warn results to break: %s",
 		    !o->tools || !o->in.tools[warn] ?

@@ -65,7 +65,7 @@ void usage(void)
 		"       runner system --mode MODE --kernel BZIMAGE --image IMG --release NAME\n"
 		"                   --tools SYSTEM_MD --dir DIR [--tag NAME] [--boot-phase MODE]\n"
 		"                   (a Debian system, systemd as PID 1, booted as MODE)\n"
-		"       runner system-compat --dir OUTDIR system-MODE=FILE...\n"
+		"       runner system-compat --dir OUTDIR --tools SYSTEM_MD --release NAME system-MODE=FILE...\n"
 		"       runner relate sequences-MODE=FILE...  (every phase's run of the same sequences)\n"
 		"       runner relate-trees sequences-MODE=FILE... other-sequences-MODE=FILE...\n"
 		"                   (the same, of two trees)\n"

@@ -70,7 +70,7 @@ void judge_variant(const struct opts *o, const struct spec *spec, int mode,
 		   const char *results, const char *console);
 /* Each tool row of @run against @tools_md (tests/tools.md, tests/system.md). */
 void judge_tools(const struct run *run, int mode, const char *tools_md,
-		 const char *suite);
+		 const char *release, const char *suite);
 
 /* The commands */
 /* boot.c: a "host file" record of a file the boot was made from */

@@ -5,7 +5,8 @@
  * (initramfs/system.c) reported.
  * runner system-compat: the phases' runs of the same image side by side:
  * systemctl --failed must be the same in every phase as in legacy, and
- * system.md shows each row's verdict with the Debian version it ran.
+ * system.md shows each row's verdict with the Debian version it ran; and
+ * a cell of tests/system.md broken on purpose turns legacy's row red.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,6 +21,7 @@
 #include "report.h"
 #include "runner.h"
 #include "tap.h"
+#include "tool_spec.h"
 
 /* The phase the boot is judged as: the one it was told, or built as. */
 static int judged_as(const struct opts *o)
@@ -84,7 +86,7 @@ static void judge_system(const struct opts *o, int mode, const char *results,
 	check_kunit(&con, "proc_sysfs_mount_flags");
 	check_splats(&con, "the boot log");
 	judge_system_facts(o, &run, mode);
-	judge_tools(&run, mode, o->tools, "system");
+	judge_tools(&run, mode, o->tools, o->release, "system");
 	run_free(&run);
 	lines_free(&con);
 }
@@ -190,6 +192,36 @@ static int write_system_md(const struct run *runs, const bool *have,
 	return fclose(f);
 }
 
+/*
+ * A cell of @o->tools said otherwise on purpose must fail legacy's row:
+ * the table is what the runs are judged by, not a copy of them.
+ */
+static void mutate_cell(const struct opts *o, const struct run *legacy)
+{
+	static const char *const other[] = { "fails", "works" };
+	struct tool_spec ts;
+	char why[512], *cell;
+	bool before;
+	int i = 0;
+
+	if (!o->tools || tool_spec_load(o->tools, o->release, &ts, why, sizeof(why)) ||
+	    !legacy->n_tools) {
+		tap(false, "system: a cell of the table to break (give --tools and --release)");
+		return;
+	}
+	while (i < ts.n && strcmp(ts.row[i].name, legacy->tools[0].name))
+		i++;
+	if (i == ts.n) {
+		tap(false, "system: %s has no row %s to break", o->tools, legacy->tools[0].name);
+		return;
+	}
+	cell = ts.row[i].verdict[PHASE_LEGACY];
+	before = tool_judge(&ts, &legacy->tools[0], PHASE_LEGACY, why, sizeof(why));
+	snprintf(cell, sizeof(ts.row[i].verdict[0]), "%s", other[!strcmp(cell, "fails")]);
+	tap(before && !tool_judge(&ts, &legacy->tools[0], PHASE_LEGACY, why, sizeof(why)),
+	    "system: a broken cell of %s fails its check: %s", o->tools, why);
+}
+
 int cmd_system_compat(const struct opts *o)
 {
 	static struct run runs[MAX_MODES];
@@ -211,6 +243,7 @@ int cmd_system_compat(const struct opts *o)
 	if (!have[PHASE_LEGACY])
 		return tap_end();
 	compare_failed(runs, have);
+	mutate_cell(o, &runs[PHASE_LEGACY]);
 	tap(!write_system_md(runs, have, o->dir), "system table written: %s/system.md", o->dir);
 	for (m = 0; m < MAX_MODES; m++)
 		if (o->in.system[m])

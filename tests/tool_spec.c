@@ -32,9 +32,42 @@ static bool good_header(char **cells, int n)
 	return true;
 }
 
-/* One row into @ts; 0, or -1 with @err said. */
+/*
+ * A cell's verdict for @release: "VERDICT", or "VERDICT, RELEASE: VERDICT,
+ * ..." where a release's own verdict differs from the first, which holds
+ * for every release not named (and for @release NULL).  Into @out; 0, or
+ * -1 when the cell is not of that form.
+ */
+static int cell_verdict(const char *cell, const char *release, char *out,
+			size_t len)
+{
+	char copy[256], *part, *save, *colon, *word;
+	bool first = true;
+
+	snprintf(copy, sizeof(copy), "%s", cell);
+	for (part = strtok_r(copy, ",", &save); part; part = strtok_r(NULL, ",", &save)) {
+		while (*part == ' ')
+			part++;
+		colon = strchr(part, ':');
+		if (first == (colon != NULL))
+			return -1;	/* the first names no release, the others do */
+		word = colon ? colon + 1 : part;
+		while (*word == ' ')
+			word++;
+		word[strcspn(word, " ")] = 0;
+		if (!is_verdict(word))
+			return -1;
+		if (first || (release && !strncmp(part, release, colon - part) &&
+			      (size_t)(colon - part) == strlen(release)))
+			snprintf(out, len, "%s", word);
+		first = false;
+	}
+	return first ? -1 : 0;
+}
+
+/* One row into @ts, its cells for @release; 0, or -1 with @err said. */
 static int add_row(struct tool_spec *ts, char **cells, int n,
-		   const char *where, char *err, size_t len)
+		   const char *release, const char *where, char *err, size_t len)
 {
 	struct tool_expect *r;
 	int i;
@@ -51,20 +84,18 @@ static int add_row(struct tool_spec *ts, char **cells, int n,
 	}
 	r = &ts->row[ts->n];
 	snprintf(r->name, sizeof(r->name), "%s", cells[0]);
-	for (i = 0; i < MAX_MODES; i++) {
-		if (!is_verdict(cells[1 + i])) {
-			snprintf(err, len, "%s: %s under %s is '%s': want works, warns or fails",
+	for (i = 0; i < MAX_MODES; i++)
+		if (cell_verdict(cells[1 + i], release, r->verdict[i], sizeof(r->verdict[i]))) {
+			snprintf(err, len, "%s: %s under %s is '%s': want works, warns or fails, then any 'RELEASE: VERDICT' by commas",
 				 where, r->name, all_modes[i], cells[1 + i]);
 			return -1;
 		}
-		snprintf(r->verdict[i], sizeof(r->verdict[i]), "%s", cells[1 + i]);
-	}
 	ts->n++;
 	return 0;
 }
 
-int tool_spec_load(const char *path, struct tool_spec *ts, char *err,
-		   size_t len)
+int tool_spec_load(const char *path, const char *release,
+		   struct tool_spec *ts, char *err, size_t len)
 {
 	char line[2048], where[600], *cells[2 + MAX_MODES + 1];
 	int lineno = 0, header = 0, n, bad = 0;
@@ -89,7 +120,7 @@ int tool_spec_load(const char *path, struct tool_spec *ts, char *err,
 				bad = 1;
 			}
 		} else if (cells[0][0] != '-') {	/* |---|---| */
-			bad = add_row(ts, cells, n, where, err, len);
+			bad = add_row(ts, cells, n, release, where, err, len);
 		}
 	}
 	fclose(f);
@@ -118,11 +149,11 @@ bool tool_judge(const struct tool_spec *ts, const struct tool_run *t,
 	const char *seen = tool_verdict(t);
 
 	if (!e) {
-		snprintf(why, len, "%s ran under %s, but tests/tools.md has no row for it",
+		snprintf(why, len, "%s ran under %s, but the table has no row for it",
 			 t->name, all_modes[mode]);
 		return false;
 	}
-	snprintf(why, len, "%s under %s: tools.md says %s, the run gave %s",
+	snprintf(why, len, "%s under %s: expected %s, the run gave %s",
 		 t->name, all_modes[mode], e->verdict[mode], seen);
 	return !strcmp(e->verdict[mode], seen);
 }

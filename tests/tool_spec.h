@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The expected verdicts of the real container tools (tests/tools.md): per
- * tool row and phase, works, warns or fails.  Parsing and judging are
+ * The expected verdicts of the real container tools (tests/tools.md,
+ * tests/system.md): per tool row and phase, works, warns or fails, and
+ * where a Debian release's tools differ, that release's own.  Parsing and judging are
  * pure, as in spec.c.
  */
 #ifndef TOOL_SPEC_H
@@ -22,8 +23,12 @@ struct tool_spec {
 	struct tool_expect row[MAX_TOOLS];
 };
 
-int tool_spec_load(const char *path, struct tool_spec *ts, char *err,
-		   size_t len);
+/*
+ * The table at @path, each cell as it holds for Debian @release (NULL: the
+ * first verdict of each cell, which holds where no release is named).
+ */
+int tool_spec_load(const char *path, const char *release,
+		   struct tool_spec *ts, char *err, size_t len);
 const struct tool_expect *tool_spec_find(const struct tool_spec *ts,
 					 const char *name);
 /*

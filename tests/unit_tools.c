@@ -16,8 +16,9 @@
 
 #define HEADER "| tool | legacy | warn | implicit | enforce | what |\n|---|---|---|---|---|---|\n"
 
-/* Load @text as a table; the error, or "" when it loaded. */
-static const char *load_text(const char *text, struct tool_spec *ts)
+/* Load @text as a table for @release; the error, or "" when it loaded. */
+static const char *load_release(const char *text, const char *release,
+				struct tool_spec *ts)
 {
 	static char err[512];
 	char path[] = "/tmp/psmf-tools-XXXXXX";
@@ -26,7 +27,7 @@ static const char *load_text(const char *text, struct tool_spec *ts)
 	err[0] = 0;
 	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
 		snprintf(err, sizeof(err), "cannot write %s", path);
-	} else if (tool_spec_load(path, ts, err, sizeof(err)) == 0) {
+	} else if (tool_spec_load(path, release, ts, err, sizeof(err)) == 0) {
 		err[0] = 0;
 	} else if (!err[0]) {
 		snprintf(err, sizeof(err), "refused without a cause");
@@ -35,6 +36,30 @@ static const char *load_text(const char *text, struct tool_spec *ts)
 		close(fd);
 	unlink(path);
 	return err;
+}
+
+static const char *load_text(const char *text, struct tool_spec *ts)
+{
+	return load_release(text, NULL, ts);
+}
+
+/* A cell's verdict per Debian release. */
+static void test_release_cells(void)
+{
+	static const char text[] = HEADER
+		"| a | works | works, trixie: warns, forky: fails | works | works | x |\n";
+	static const struct {
+		const char *release, *want;
+	} cases[] = { { NULL, "works" }, { "bookworm", "works" },
+		      { "trixie", "warns" }, { "forky", "fails" }, { "trix", "works" } };
+	struct tool_spec ts;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		tap(!load_release(text, cases[i].release, &ts)[0] &&
+		    !strcmp(ts.row[0].verdict[PHASE_WARN], cases[i].want),
+		    "tools.md: 'works, trixie: warns, forky: fails' is %s for %s", cases[i].want,
+		    cases[i].release ? cases[i].release : "no release named");
 }
 
 static void test_bad_tables(void)
@@ -48,6 +73,9 @@ static void test_bad_tables(void)
 		{ HEADER "| a | works | warns | works | fails | x |\n"
 			 "| a | works | works | works | works | y |\n", "a twice" },
 		{ HEADER, "no table of tool rows" },
+		{ HEADER "| a | trixie: works | warns | works | fails | x |\n", "'trixie: works'" },
+		{ HEADER "| a | works, trixie warns | warns | works | fails | x |\n", "want works" },
+		{ HEADER "| a | works, trixie: broken | warns | works | fails | x |\n", "want works" },
 	};
 	struct tool_spec ts;
 	const char *err;
@@ -120,10 +148,11 @@ void test_tool_spec(const char *spec_path)
 	int dir = slash ? (int)(slash - spec_path + 1) : 0;
 
 	snprintf(path, sizeof(path), "%.*stools.md", dir, spec_path);
-	ok = !tool_spec_load(path, &ts, why, sizeof(why));
+	ok = !tool_spec_load(path, NULL, &ts, why, sizeof(why));
 	tap(ok && ts.n > 0, "tools.md loads: %d rows%s%s", ts.n, ok ? "" : ": ",
 	    ok ? "" : why);
 	test_bad_tables();
+	test_release_cells();
 	test_needs();
 	test_system_records();
 
@@ -137,7 +166,7 @@ void test_tool_spec(const char *spec_path)
 	tap(tool_judge(&ts, t, PHASE_WARN, why, sizeof(why)),
 	    "tools: a run that warns, where the cell says warns, passes (%s)", why);
 	tap(!tool_judge(&ts, t, PHASE_LEGACY, why, sizeof(why)) &&
-	    !strcmp(why, "mount-proc under legacy: tools.md says works, the run gave warns"),
+	    !strcmp(why, "mount-proc under legacy: expected works, the run gave warns"),
 	    "tools: where the cell says otherwise it fails, naming row, phase and both verdicts (%s)",
 	    why);
 	tap(!tool_judge(&ts, &run.tools[0], PHASE_WARN, why, sizeof(why)) &&
