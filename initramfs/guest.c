@@ -403,7 +403,7 @@ void enter_container_netless(void)
 void report_open(void)
 {
 	struct termios tio;
-	int fd = open("/dev/ttyS1", O_WRONLY | O_NOCTTY);
+	int fd = open("/dev/ttyS1", O_WRONLY | O_NOCTTY | O_CLOEXEC);
 
 	if (fd < 0)
 		fd = open("/dev/null", O_WRONLY);

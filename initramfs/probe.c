@@ -48,8 +48,11 @@ int main(void)
 
 		if (!dash || sscanf(line, "%*d %*d %*s %*s %255s %255s", point,
 				    opts) != 2 ||
-		    sscanf(dash, " - %63s %*s %255s", type, super) != 2)
+		    sscanf(dash, " - %63s", type) != 1)
 			continue;
+		/* the source may be empty: the super block's options are last */
+		if (sscanf(strrchr(dash, ' ') + 1, "%255s", super) != 1)
+			snprintf(super, sizeof(super), "-");
 		if (!strcmp(type, "proc") || !strcmp(type, "sysfs"))
 			printf("probe %s %s %s %s\n", type, point, opts, super);
 	}

@@ -15,9 +15,10 @@
  *   start <kernel release>
  *   system-os <VERSION_CODENAME> systemd=<its version, 0 if unread>
  *   system-phase <fs.proc_sysfs_mount_flags, as /proc/sys reads it>
- *   system-failed <boot|after> <unit>|-   (systemctl --failed)
+ *   system-failed <boot|after> <unit>|-|systemctl-failed   (systemctl --failed)
  *   tool <name> version=<package>=<Debian version> uid=<n> exit=<n> ms=<n>
- *   toolout <name> <line of its output>
+ *   toolout <name> <line of its output>; a user's row's first is
+ *           "psmf-session uid=<n>", its login session's
  *   toolneeds <name> <mount point[:super option]...>
  *   kmsg <name> <kernel line>
  *   end ok
@@ -34,8 +35,12 @@
 #include "toolrun.h"
 
 #define PROBE "/usr/local/bin/psmf-probe"
-#define ROW_TIMEOUT_MS 120000
+/* Within the host's limit for the whole boot (4 x -Dtimeout, 720 s by default). */
+#define ROW_TIMEOUT_MS 60000
+#define BOOT_WAIT_MS 300000
 #define PHASE_SYSCTL "/proc/sys/fs/proc_sysfs_mount_flags"
+/* The first line of a login session (tests/system.c looks for it). */
+#define SESSION_MARK "psmf-session uid="
 
 struct row {
 	const char *name;
@@ -90,13 +95,16 @@ struct spawning {
 /*
  * Root's rows as they are; the user's in a login session of theirs:
  * "su -l -c 'exec "$0" "$@"' -- user ARGV..." keeps every word of ARGV
- * (after "--", su takes none of them for an option of its own).
+ * (after "--", su takes none of them for an option of its own).  The
+ * session says first that it started, and as whom: a row whose session
+ * failed must not pass for a tool that failed.
  */
 static pid_t spawn(const void *ctx, int out)
 {
 	const struct spawning *sp = ctx;
 	const char *argv[40] = { "/usr/bin/su", "-l", "-c",
-				 "exec \"$0\" \"$@\"", "--", "user" };
+				 "echo \"" SESSION_MARK "$(id -u)\"; exec \"$0\" \"$@\"",
+				 "--", "user" };
 	int i, n = 6;
 	pid_t pid = fork();
 
@@ -109,7 +117,7 @@ static pid_t spawn(const void *ctx, int out)
 	argv[n] = NULL;
 	execv(sp->uid ? argv[0] : sp->argv[0],
 	      (char *const *)(sp->uid ? argv : (const char **)sp->argv));
-	printf("exec %s: %s\n", sp->uid ? argv[0] : sp->argv[0], strerror(errno));
+	dprintf(1, "exec %s: %s\n", sp->uid ? argv[0] : sp->argv[0], strerror(errno));
 	_exit(127);
 }
 
@@ -208,11 +216,13 @@ int main(void)
 	uname(&u);
 	report("start %s\n", u.release);
 	/* "running" or "degraded": either way the boot's jobs are done. */
-	run_root(wait, 600000);
+	run_root(wait, BOOT_WAIT_MS);
 	report_system();
 	report_failed("boot");
 	for (i = 0; i < ARRAY_SIZE(rows); i++)
 		run_row(&rows[i]);
+	/* What the rows started has settled (the user's manager, say). */
+	run_root(wait, BOOT_WAIT_MS);
 	report_failed("after");
 	report("end ok\n");
 	fflush(results);

@@ -142,7 +142,7 @@ static pid_t spawn(const void *ctx, int out)
 		prctl(PR_SET_DUMPABLE, 1);
 	}
 	execv(argv[0], (char *const *)argv);
-	printf("exec %s: %s\n", argv[0], strerror(errno));
+	dprintf(1, "exec %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
 }
 

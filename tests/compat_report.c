@@ -175,9 +175,16 @@ const char *tool_call(const struct tool_run *t, char *buf, size_t len)
 		if (is_warning(t->lines[i]))
 			return without_pid(t->lines[i], buf, len);
 	if (t->exit == 0 && tool_missing(t, point, sizeof(point))) {
-		snprintf(buf, len,
-			 "exit 0, but no proc or sysfs mount on %s, which its config asks for: the tool let the refused mount go",
-			 point);
+		char *opt = strchr(point, ':');
+
+		if (opt)	/* POINT:OPTION */
+			snprintf(buf, len,
+				 "exit 0, but the mount on %.*s lacks %s: the tool went on without the mount it asks for",
+				 (int)(opt - point), point, opt + 1);
+		else
+			snprintf(buf, len,
+				 "exit 0, but no proc or sysfs mount on %s, which its config asks for: the tool let the refused mount go",
+				 point);
 		return buf;
 	}
 	for (i = 0; i < t->n_out; i++)

@@ -6,7 +6,9 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "console.h"
 #include "judge_cases.h"
@@ -244,6 +246,63 @@ void judge_tools(const struct run *run, int mode, const char *tools_md,
 	tap(run->n_tools > 0 && ran == ts.n,
 	    "%s %s: %d tools ran, %d of the %d rows of %s",
 	    suite, all_modes[mode], run->n_tools, ran, ts.n, tools_md);
+}
+
+/* @row's line of a table, its cell under @mode replaced by @verdict, into @out. */
+static bool break_cell(const char *line, const char *row, int mode,
+		       const char *verdict, FILE *out)
+{
+	char copy[2048], *cells[2 + MAX_MODES + 1];
+	int n, i;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	n = split_row(copy, cells, 2 + MAX_MODES + 1);
+	if (n != 2 + MAX_MODES || strcmp(cells[0], row))
+		return false;
+	fprintf(out, "|");
+	for (i = 0; i < n; i++)
+		fprintf(out, " %s |", i == 1 + mode ? verdict : cells[i]);
+	fprintf(out, "\n");
+	return true;
+}
+
+int judge_tools_broken(const struct run *run, int mode, const char *tools_md,
+		       const char *release, const char *row, const char *verdict)
+{
+	char line[2048], tmp[] = "/tmp/psmf-broken-XXXXXX";
+	int fd = mkstemp(tmp), mark, failed = -1;
+	FILE *in, *out;
+	bool done = false;
+
+	if (!row) {		/* the table as it is */
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		mark = tap_quiet_start();
+		judge_tools(run, mode, tools_md, release, "broken");
+		return tap_quiet_stop(mark);
+	}
+	in = fopen(tools_md, "r");
+	out = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	while (in && out && fgets(line, sizeof(line), in))
+		if (done || !break_cell(line, row, mode, verdict, out))
+			fputs(line, out);
+		else
+			done = true;
+	if (out && !fclose(out) && done) {
+		mark = tap_quiet_start();
+		judge_tools(run, mode, tmp, release, "broken");
+		failed = tap_quiet_stop(mark);
+	} else if (!out && fd >= 0) {
+		close(fd);
+	}
+	if (in)
+		fclose(in);
+	if (fd >= 0)
+		unlink(tmp);
+	return failed;
 }
 
 /*

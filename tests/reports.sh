@@ -39,7 +39,7 @@ views() {
 		echo
 		echo "## Linux $t"
 		section "$build/$t/$2" "$t" "$3"
-		[ "$2" = compat.md ] && system_section "$t"
+		if [ "$2" = compat.md ]; then system_section "$t"; fi
 	done
 }
 

@@ -443,7 +443,7 @@ static void rec_system_failed(struct run *run, const char *line)
 		return;
 	w = !strcmp(when, "after");
 	if (run->n_failed[w] < MAX_FAILED)
-		snprintf(run->failed[w][run->n_failed[w]++], sizeof(unit), "%s", unit);
+		snprintf(run->failed[w][run->n_failed[w]++], sizeof(run->failed[0][0]), "%s", unit);
 }
 
 static void rec_kmemleak(struct run *run, const char *line)

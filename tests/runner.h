@@ -71,6 +71,13 @@ void judge_variant(const struct opts *o, const struct spec *spec, int mode,
 /* Each tool row of @run against @tools_md (tests/tools.md, tests/system.md). */
 void judge_tools(const struct run *run, int mode, const char *tools_md,
 		 const char *release, const char *suite);
+/*
+ * judge_tools(), quietly, by a copy of @tools_md whose cell of @row under
+ * @mode says @verdict (@row NULL: the table as it is): how many checks
+ * failed, -1 if there is no such row.
+ */
+int judge_tools_broken(const struct run *run, int mode, const char *tools_md,
+		       const char *release, const char *row, const char *verdict);
 
 /* The commands */
 /* boot.c: a "host file" record of a file the boot was made from */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * runner system: boot a Debian system image (tests/system/image.sh) with
+ * runner system: boot a Debian system image (tests/system/rootfs.sh, disk.sh) with
  * systemd as PID 1 under one phase, and judge what its psmf-system.service
  * (initramfs/system.c) reported.
  * runner system-compat: the phases' runs of the same image side by side:
@@ -21,7 +21,6 @@
 #include "report.h"
 #include "runner.h"
 #include "tap.h"
-#include "tool_spec.h"
 
 /* The phase the boot is judged as: the one it was told, or built as. */
 static int judged_as(const struct opts *o)
@@ -42,13 +41,39 @@ static const char *failed_list(const struct run *run, int when, char *buf,
 	return run->n_failed[when] ? buf : "(no record)";
 }
 
-/* Whether two runs' lists (@a's @wa, @b's @wb) name the same units. */
+/*
+ * Whether two runs' lists (@a's @wa, @b's @wb) name the same units; a
+ * list that systemctl failed to give matches nothing.
+ */
 static bool same_failed(const struct run *a, int wa, const struct run *b, int wb)
 {
 	char x[1100], y[1100];
 
 	return a->n_failed[wa] && b->n_failed[wb] &&
-	       !strcmp(failed_list(a, wa, x, sizeof(x)), failed_list(b, wb, y, sizeof(y)));
+	       !strstr(failed_list(a, wa, x, sizeof(x)), "systemctl-failed") &&
+	       !strcmp(x, failed_list(b, wb, y, sizeof(y)));
+}
+
+/*
+ * Each row of the unprivileged user ran in a login session of theirs: its
+ * first line is the session's (initramfs/system.c, SESSION_MARK), so that
+ * a session that failed does not pass for a tool that failed.
+ */
+static void judge_sessions(const struct run *run, int mode)
+{
+	char want[64];
+	int i;
+
+	for (i = 0; i < run->n_tools; i++) {
+		const struct tool_run *t = &run->tools[i];
+
+		if (!t->uid)
+			continue;
+		snprintf(want, sizeof(want), "psmf-session uid=%d", t->uid);
+		tap(t->n_out && !strcmp(t->out[0], want),
+		    "system %s %s: ran in a login session of uid %d (its first line: %s)",
+		    all_modes[mode], t->name, t->uid, t->n_out ? t->out[0] : "none");
+	}
 }
 
 /* What psmf-system reported about the system itself. */
@@ -86,6 +111,7 @@ static void judge_system(const struct opts *o, int mode, const char *results,
 	check_kunit(&con, "proc_sysfs_mount_flags");
 	check_splats(&con, "the boot log");
 	judge_system_facts(o, &run, mode);
+	judge_sessions(&run, mode);
 	judge_tools(&run, mode, o->tools, o->release, "system");
 	run_free(&run);
 	lines_free(&con);
@@ -193,33 +219,20 @@ static int write_system_md(const struct run *runs, const bool *have,
 }
 
 /*
- * A cell of @o->tools said otherwise on purpose must fail legacy's row:
+ * A cell of @o->tools said otherwise on purpose must fail legacy's run:
  * the table is what the runs are judged by, not a copy of them.
  */
 static void mutate_cell(const struct opts *o, const struct run *legacy)
 {
-	static const char *const other[] = { "fails", "works" };
-	struct tool_spec ts;
-	char why[512], *cell;
-	bool before;
-	int i = 0;
+	const char *row = legacy->n_tools ? legacy->tools[0].name : "";
+	const char *other = legacy->n_tools &&
+		!strcmp(tool_verdict(&legacy->tools[0]), "fails") ? "works" : "fails";
+	int before = judge_tools_broken(legacy, PHASE_LEGACY, o->tools, o->release, NULL, NULL);
+	int after = judge_tools_broken(legacy, PHASE_LEGACY, o->tools, o->release, row, other);
 
-	if (!o->tools || tool_spec_load(o->tools, o->release, &ts, why, sizeof(why)) ||
-	    !legacy->n_tools) {
-		tap(false, "system: a cell of the table to break (give --tools and --release)");
-		return;
-	}
-	while (i < ts.n && strcmp(ts.row[i].name, legacy->tools[0].name))
-		i++;
-	if (i == ts.n) {
-		tap(false, "system: %s has no row %s to break", o->tools, legacy->tools[0].name);
-		return;
-	}
-	cell = ts.row[i].verdict[PHASE_LEGACY];
-	before = tool_judge(&ts, &legacy->tools[0], PHASE_LEGACY, why, sizeof(why));
-	snprintf(cell, sizeof(ts.row[i].verdict[0]), "%s", other[!strcmp(cell, "fails")]);
-	tap(before && !tool_judge(&ts, &legacy->tools[0], PHASE_LEGACY, why, sizeof(why)),
-	    "system: a broken cell of %s fails its check: %s", o->tools, why);
+	tap(o->tools && o->release && after > before,
+	    "system: %s with %s's legacy cell said %s fails legacy's run (%d checks fail, %d with the table as it is)",
+	    o->tools ? o->tools : "(no --tools)", row, other, after, before);
 }
 
 int cmd_system_compat(const struct opts *o)
@@ -233,8 +246,9 @@ int cmd_system_compat(const struct opts *o)
 	for (m = 0; m < MAX_MODES; m++) {
 		if (!o->in.system[m])
 			continue;
-		have[m] = !run_load(o->in.system[m], &runs[m]) && runs[m].ended;
-		tap(have[m], "system %s: the run in %s is there and ended", all_modes[m],
+		have[m] = !run_load(o->in.system[m], &runs[m]) && runs[m].ended &&
+			  !run_stale(all_modes[m], o->in.system[m], &runs[m]);
+		tap(have[m], "system %s: the run in %s is there, ended, and is of this build", all_modes[m],
 		    o->in.system[m]);
 		n++;
 	}

@@ -41,10 +41,12 @@ static bool good_header(char **cells, int n)
 static int cell_verdict(const char *cell, const char *release, char *out,
 			size_t len)
 {
-	char copy[256], *part, *save, *colon, *word;
+	char copy[256], *part, *save, *colon, *word, *end;
 	bool first = true;
 
 	snprintf(copy, sizeof(copy), "%s", cell);
+	if (strstr(copy, ",,") || copy[0] == ',' || (*copy && copy[strlen(copy) - 1] == ','))
+		return -1;	/* an empty part */
 	for (part = strtok_r(copy, ",", &save); part; part = strtok_r(NULL, ",", &save)) {
 		while (*part == ' ')
 			part++;
@@ -54,8 +56,11 @@ static int cell_verdict(const char *cell, const char *release, char *out,
 		word = colon ? colon + 1 : part;
 		while (*word == ' ')
 			word++;
-		word[strcspn(word, " ")] = 0;
-		if (!is_verdict(word))
+		end = word + strcspn(word, " ");
+		if (end[strspn(end, " ")])
+			return -1;	/* words after the verdict */
+		*end = 0;
+		if (!is_verdict(word) || (colon && (colon == part || colon[-1] == ' ')))
 			return -1;
 		if (first || (release && !strncmp(part, release, colon - part) &&
 			      (size_t)(colon - part) == strlen(release)))
@@ -77,9 +82,13 @@ static int add_row(struct tool_spec *ts, char **cells, int n,
 			 where, n, 2 + MAX_MODES, MAX_MODES);
 		return -1;
 	}
-	if (ts->n == MAX_TOOLS || tool_spec_find(ts, cells[0])) {
-		snprintf(err, len, "%s: %s twice, or more than %d rows", where,
-			 cells[0], MAX_TOOLS);
+	if (tool_spec_find(ts, cells[0])) {
+		snprintf(err, len, "%s: %s twice", where, cells[0]);
+		return -1;
+	}
+	if (ts->n == MAX_TOOLS) {
+		snprintf(err, len, "%s: more than %d rows (MAX_TOOLS in tests/spec.h)",
+			 where, MAX_TOOLS);
 		return -1;
 	}
 	r = &ts->row[ts->n];
@@ -119,7 +128,7 @@ int tool_spec_load(const char *path, const char *release,
 					 where, all_modes[0]);
 				bad = 1;
 			}
-		} else if (cells[0][0] != '-') {	/* |---|---| */
+		} else if (n < 1 || cells[0][0] != '-') {	/* not |---|---| */
 			bad = add_row(ts, cells, n, release, where, err, len);
 		}
 	}

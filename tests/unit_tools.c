@@ -76,6 +76,10 @@ static void test_bad_tables(void)
 		{ HEADER "| a | trixie: works | warns | works | fails | x |\n", "'trixie: works'" },
 		{ HEADER "| a | works, trixie warns | warns | works | fails | x |\n", "want works" },
 		{ HEADER "| a | works, trixie: broken | warns | works | fails | x |\n", "want works" },
+		{ HEADER "| a | works foo | warns | works | fails | x |\n", "want works" },
+		{ HEADER "| a | works,, trixie: warns | warns | works | fails | x |\n", "want works" },
+		{ HEADER "| a | works, trixie : warns | warns | works | fails | x |\n", "want works" },
+		{ HEADER "|\n", "cells, want 6" },
 	};
 	struct tool_spec ts;
 	const char *err;
@@ -137,6 +141,63 @@ static void test_system_records(void)
 		run_free(&run);
 }
 
+/* The releases tests/system/releases names, by spaces, into @buf. */
+static void known_releases(const char *dir, char *buf, size_t len)
+{
+	char path[4096], line[256], tree[64], release[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%ssystem/releases", dir);
+	f = fopen(path, "r");
+	buf[0] = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || sscanf(line, "%63s %63s", tree, release) != 2)
+			continue;
+		snprintf(line, sizeof(line), " %s ", release);
+		if (!strstr(buf, line))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s", line);
+	}
+	if (f)
+		fclose(f);
+}
+
+/*
+ * tests/system.md loads for every release a tree boots, and names no
+ * release in its cells that none boots (a typo would hold for none).
+ */
+static void test_system_table(const char *dir)
+{
+	char path[4096], releases[512], line[2048], want[80], *cells[8], *p;
+	const char *unknown = NULL;
+	struct tool_spec ts;
+	char err[512], *r;
+	FILE *f;
+	int n, i, loaded = 0, count = 0;
+
+	known_releases(dir, releases, sizeof(releases));
+	snprintf(path, sizeof(path), "%ssystem.md", dir);
+	for (r = strtok(strdupa(releases), " "); r; r = strtok(NULL, " "), count++)
+		loaded += !tool_spec_load(path, r, &ts, err, sizeof(err)) && ts.n > 0;
+	tap(count > 0 && loaded == count, "system.md loads for each of the%s releases (%d of %d)",
+	    releases, loaded, count);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		for (n = line[0] == '|' ? split_row(line, cells, 8) : 0, i = 1; i < n - 1 && i <= MAX_MODES; i++)
+			for (p = cells[i]; (p = strchr(p, ':')); p++) {
+				char *start = p;
+
+				while (start > cells[i] && start[-1] != ' ' && start[-1] != ',')
+					start--;
+				snprintf(want, sizeof(want), " %.*s ", (int)(p - start), start);
+				if (!strstr(releases, want) && !unknown)
+					unknown = strdup(want);
+			}
+	if (f)
+		fclose(f);
+	tap(f && !unknown, "system.md names only releases that a tree boots (%s)",
+	    unknown ? unknown : "none other");
+}
+
 void test_tool_spec(const char *spec_path)
 {
 	char path[4096], why[512];
@@ -153,6 +214,8 @@ void test_tool_spec(const char *spec_path)
 	    ok ? "" : why);
 	test_bad_tables();
 	test_release_cells();
+	snprintf(path, sizeof(path), "%.*s", dir, spec_path);
+	test_system_table(path);
 	test_needs();
 	test_system_records();
 

@@ -1,0 +1,48 @@
+#!/bin/sh
+# A Debian system image (tests/system/): the root file system ROOTFS.tar
+# (rootfs.sh) with the probe, psmf-system and its unit (enabled), an OS
+# tree for systemd-nspawn and the image podman imports, as an ext4 image
+# made by mkfs.ext4 -d (no loop mount) with a fixed UUID.  As root (the
+# files keep their owners).  Nothing is written to OUT until it is
+# complete.
+#
+# usage: tests/system/disk.sh ROOTFS.tar PROBE SYSTEM UNIT OUT.img
+set -eu
+umask 022
+me=disk.sh
+fail() { echo "$me: error: $*" >&2; exit 1; }
+[ $# -eq 5 ] || { echo "usage: tests/system/disk.sh ROOTFS.tar PROBE SYSTEM UNIT OUT.img" >&2; exit 2; }
+tar=$1 probe=$2 system=$3 unit=$4 out=$5
+uuid=5053d4f0-0000-4000-8000-000000000001
+for f in "$tar" "$probe" "$system" "$unit"; do
+	[ -r "$f" ] || fail "no $f: build it first (meson compile -C BUILDDIR system-images)"
+done
+[ "$(id -u)" -eq 0 ] || fail "the image keeps the files' owners: run as root"
+stage=$(mktemp -d "$out.stage.XXXXXX")
+trap 'rm -rf "$stage" "$out.tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+r=$stage/root
+mkdir "$r"
+tar -C "$r" --numeric-owner --xattrs --xattrs-include='*' -xf "$tar" ||
+	fail "cannot unpack $tar (its messages are above): remove it and build it again"
+install -m 0755 "$probe" "$r/usr/local/bin/psmf-probe"
+install -m 0755 "$system" "$r/usr/local/sbin/psmf-system"
+install -m 0644 "$unit" "$r/etc/systemd/system/psmf-system.service"
+ln -s /etc/systemd/system/psmf-system.service \
+	"$r/etc/systemd/system/multi-user.target.wants/psmf-system.service"
+# systemd-nspawn's tree: the probe and an os-release
+mkdir -p "$r/srv/nspawn/bin" "$r/srv/nspawn/usr/lib" "$r/srv/podman" "$stage/image/bin"
+for d in proc sys dev run tmp var etc; do mkdir -p "$r/srv/nspawn/$d"; done
+install -m 0755 "$probe" "$r/srv/nspawn/bin/psmf-probe"
+printf 'ID=psmf\nNAME="psmf probe tree"\n' > "$r/srv/nspawn/usr/lib/os-release"
+# the image podman imports: the probe alone, as a reproducible tar
+install -m 0755 "$probe" "$stage/image/bin/psmf-probe"
+tar -C "$stage/image" --sort=name --mtime=@0 --owner=0 --group=0 \
+	--numeric-owner -cf "$r/srv/podman/image.tar" bin
+chmod 0644 "$r/srv/podman/image.tar"
+find "$r/usr/local" "$r/srv" "$r/etc/systemd/system" -newer "$tar" \
+	-exec touch -h -d @0 {} +
+E2FSPROGS_FAKE_TIME=0 mkfs.ext4 -q -F -L psmf -U "$uuid" \
+	-E "hash_seed=$uuid,root_owner=0:0" -d "$r" "$out.tmp" 2G >/dev/null ||
+	fail "mkfs.ext4 -d failed (its messages are above)"
+mv "$out.tmp" "$out"
