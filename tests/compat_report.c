@@ -189,7 +189,8 @@ const char *tool_call(const struct tool_run *t, char *buf, size_t len)
 	}
 	for (i = 0; i < t->n_out; i++)
 		if (strcasestr(t->out[i], "not permitted") ||
-		    strcasestr(t->out[i], "permission denied"))
+		    strcasestr(t->out[i], "permission denied") ||
+		    strstr(t->out[i], "Mount too revealing"))	/* fsmount(2)'s log */
 			return steady(t->out[i], buf, len);
 	return t->n_out ? steady(t->out[t->n_out - 1], buf, len) : "(no output)";
 }

@@ -174,6 +174,27 @@ static void compare_failed(const struct run *runs, const bool *have)
 			    failed_list(&runs[PHASE_LEGACY], w, want, sizeof(want)));
 }
 
+/* For each row that warns or fails somewhere: the call, per phase. */
+static void write_calls(FILE *f, const struct run *runs, const bool *have)
+{
+	const struct run *first = &runs[PHASE_LEGACY];
+	char buf[1024];
+	int i, m, header = 0;
+
+	for (i = 0; i < first->n_tools; i++)
+		for (m = 0; m < MAX_MODES; m++) {
+			const struct tool_run *r = have[m] ?
+				run_find_tool(&runs[m], first->tools[i].name) : NULL;
+
+			if (!r || !strcmp(tool_verdict(r), "works"))
+				continue;
+			if (!header++)
+				fprintf(f, "\nWhat warned or failed, and the call (the kernel's line, or the tool's own error):\n\n");
+			fprintf(f, "- **%s**, %s %s: `%s`\n", r->name, all_modes[m],
+				tool_verdict(r), tool_call(r, buf, sizeof(buf)));
+		}
+}
+
 /* system.md: per row, its package's version and its verdict per phase. */
 static int write_system_md(const struct run *runs, const bool *have,
 			   const char *dir)
@@ -209,6 +230,7 @@ static int write_system_md(const struct run *runs, const bool *have,
 		}
 		fprintf(f, "\n");
 	}
+	write_calls(f, runs, have);
 	fprintf(f, "\n`systemctl --failed`, after the boot and after the checks:\n\n");
 	for (m = 0; m < MAX_MODES; m++)
 		if (have[m])
