@@ -49,11 +49,11 @@ struct run {
 /* The meson options that change what a run builds and how long it takes. */
 static const char *const options[] = {
 	"trees", "modes", "accel", "extended_trees", "debug_trees", "sequence_trees",
-	"seq_ops",
+	"system_trees", "seq_ops",
 };
 
 /* The suites the main job (tests/run-matrix) runs. */
-static const char *const main_suites[] = { "matrix", "userspace" };
+static const char *const main_suites[] = { "matrix", "userspace", "system" };
 
 static void die(const char *fmt, ...)
 {
@@ -250,7 +250,7 @@ static void print_run(FILE *out, const struct run *r, const struct args *a)
 	print_minutes(out, "build (`meson compile`)", a->built);
 	print_minutes(out, "tests (`meson test`)", a->tested);
 	print_minutes(out, "the test command, `tests/run-tests`", a->built + a->tested);
-	print_minutes(out, "the main job's suites (matrix, userspace), summed", (long)r->main_job);
+	print_minutes(out, "the main job's suites (matrix, userspace, system), summed", (long)r->main_job);
 	fprintf(out, "| build directory afterwards | %.1f GiB |\n",
 		disk_bytes / (1024.0 * 1024 * 1024));
 	fprintf(out, "| results | %d passed, %d failed, %d skipped |\n\n",

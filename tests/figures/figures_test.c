@@ -74,6 +74,7 @@ static int run(const char *build_seconds)
 	"{\"name\": \"extended_trees\", \"value\": [\"6.1\"]}," \
 	"{\"name\": \"debug_trees\", \"value\": [\"none\"]}," \
 	"{\"name\": \"sequence_trees\", \"value\": [\"6.1\"]}," \
+	"{\"name\": \"system_trees\", \"value\": [\"6.12\"]}," \
 	"{\"name\": \"seq_ops\", \"value\": 50000}]\n"
 
 #define TEST(name, result, secs, out) \
@@ -86,7 +87,8 @@ static const char good_log[] =
 	TEST("unit / host-unit", "OK", "0.4", "ok 1 - y\\n")
 	TEST("6.1+userspace / 6.1-userspace-warn", "FAIL", "30.0",
 	     "# figure: a\\n# not a figure\\n# figure: b\\n")
-	TEST("6.1+matrixx / 6.1-other", "SKIP", "100.0", "");
+	TEST("6.1+matrixx / 6.1-other", "SKIP", "100.0", "")
+	TEST("6.12+system / 6.12-system-warn", "OK", "8.0", "");
 
 static void good(void)
 {
@@ -95,8 +97,8 @@ static void good(void)
 
 	tap(status == 0, "a good log: exit 0 (%s)", slurp(err_path));
 	s = slurp(out_path);
-	tap(strstr(s, "| results | 2 passed, 1 failed, 1 skipped |") != NULL,
-	   "the results add up to the four rows");
+	tap(strstr(s, "| results | 3 passed, 1 failed, 1 skipped |") != NULL,
+	   "the results add up to the five rows");
 	tap(strstr(s, "| 6.1-warn | 6.1 warn matrix | OK | 12 |") != NULL,
 	   "a row: name, suites, result, seconds");
 	other = strstr(s, "| 6.1-other |");
@@ -112,8 +114,8 @@ static void good(void)
 	   !strstr(s, "not a figure"), "only the lines marked as figures");
 	tap(!strstr(s, "### host-unit") && !strstr(s, "### 6.1-other"),
 	   "no heading for a test without figures");
-	tap(strstr(s, "| the main job's suites (matrix, userspace), summed | 42 s") != NULL,
-	   "the main job's time: 12.4 + 30.0, not the suite 'matrixx'");
+	tap(strstr(s, "| the main job's suites (matrix, userspace, system), summed | 50 s") != NULL,
+	   "the main job's time: 12.4 + 30.0 + 8.0, not the suite 'matrixx'");
 	tap(strstr(s, "`-Dtrees=6.1,6.12`") && strstr(s, "`-Dseq_ops=50000`"),
 	   "the build's options as one passes them");
 	tap(strstr(s, "| the test command, `tests/run-tests` | 1354 s (22 min 34 s) |") != NULL,
