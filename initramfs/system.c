@@ -22,6 +22,16 @@
  *   toolneeds <name> <mount point[:super option]...>
  *   kmsg <name> <kernel line>
  *   end ok
+ *
+ * A boot whose command line has psmf.sysctl_d=PHASE checks a raise written
+ * in /etc/sysctl.d/ instead of the rows: psmf-sysctl-d.service, ordered
+ * before systemd-sysctl.service, runs "psmf-system --sysctl-d", which
+ * writes docs/distributions.md's file with that phase, as an admin would
+ * have before the boot; then this reports, besides the facts above,
+ *   system-sysctl-d <the phase the file says>|absent
+ *   system-sysctl-unit <ActiveState> <Result>   (systemd-sysctl.service)
+ *   system-sysctl-log <a line of its journal>
+ *   kmsg system <a VFS line of the kernel's log, from the boot on>
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,6 +49,10 @@
 #define ROW_TIMEOUT_MS 60000
 #define BOOT_WAIT_MS 300000
 #define PHASE_SYSCTL "/proc/sys/fs/proc_sysfs_mount_flags"
+/* docs/distributions.md's recipe: the file and its line */
+#define SYSCTL_D_FILE "/etc/sysctl.d/90-proc-sysfs-mount-flags.conf"
+#define SYSCTL_D_LINE "fs.proc_sysfs_mount_flags = %s\n"
+#define SYSCTL_D_PARAM "psmf.sysctl_d="
 /* The first line of a login session (tests/system.c looks for it). */
 #define SESSION_MARK "psmf-session uid="
 
@@ -182,6 +196,71 @@ static void report_system(void)
 	report("system-phase %s\n", phase);
 }
 
+/*
+ * The phase psmf.sysctl_d= names on the kernel's command line, in @buf
+ * (letters only); NULL if the boot has none.
+ */
+static const char *sysctl_d_param(char *buf, size_t len)
+{
+	char line[4096], *p;
+	FILE *f = fopen("/proc/cmdline", "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	p = fgets(line, sizeof(line), f) ? strstr(line, SYSCTL_D_PARAM) : NULL;
+	fclose(f);
+	if (!p)
+		return NULL;
+	p += strlen(SYSCTL_D_PARAM);
+	n = strspn(p, "abcdefghijklmnopqrstuvwxyz");
+	snprintf(buf, len, "%.*s", (int)n, p);
+	return buf;
+}
+
+/* psmf-system --sysctl-d: the file, before systemd-sysctl reads it. */
+static int write_sysctl_d(void)
+{
+	char phase[32];
+	FILE *f;
+
+	if (!sysctl_d_param(phase, sizeof(phase)))
+		return 0;
+	f = fopen(SYSCTL_D_FILE, "w");
+	if (!f || fprintf(f, SYSCTL_D_LINE, phase) < 0 || fclose(f)) {
+		perror(SYSCTL_D_FILE);
+		return 1;
+	}
+	return 0;
+}
+
+/* What systemd-sysctl made of the file, and what the kernel said. */
+static void report_sysctl_d(void)
+{
+	const char *state[] = { "/usr/bin/systemctl", "show", "--value", "-p",
+				"ActiveState", "-p", "Result",
+				"systemd-sysctl.service", NULL };
+	const char *journal[] = { "/usr/bin/journalctl", "-b", "--no-pager",
+				  "-o", "cat", "-u", "systemd-sysctl.service", NULL };
+	char line[256], phase[32] = "absent";
+	FILE *f = fopen(SYSCTL_D_FILE, "r");
+	int i;
+
+	if (f && (!fgets(line, sizeof(line), f) ||
+		  sscanf(line, "fs.proc_sysfs_mount_flags = %31s", phase) != 1))
+		snprintf(phase, sizeof(phase), "unreadable");
+	if (f)
+		fclose(f);
+	report("system-sysctl-d %s\n", phase);
+	run_root(state, 20000);
+	report("system-sysctl-unit %s %s\n", output.n > 0 ? output.line[0] : "unsaid",
+	       output.n > 1 ? output.line[1] : "unsaid");
+	run_root(journal, 20000);
+	for (i = 0; i < output.n; i++)
+		report("system-sysctl-log %s\n", output.line[i]);
+	kmsg_forward_boot("system", "VFS: ");
+}
+
 static void run_row(const struct row *r)
 {
 	struct spawning sp = { r->uid, r->argv };
@@ -204,14 +283,17 @@ static void run_row(const struct row *r)
 	close(kmsg);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const char *wait[] = { "/usr/bin/systemctl", "is-system-running", "--wait", NULL };
 	/* QEMU runs with -no-reboot: a reboot ends it (the guest has no ACPI to power off). */
 	const char *off[] = { "/usr/bin/systemctl", "reboot", NULL };
 	struct utsname u;
+	char phase[32];
 	size_t i;
 
+	if (argc == 2 && !strcmp(argv[1], "--sysctl-d"))
+		return write_sysctl_d();
 	report_open();
 	uname(&u);
 	report("start %s\n", u.release);
@@ -219,8 +301,12 @@ int main(void)
 	run_root(wait, BOOT_WAIT_MS);
 	report_system();
 	report_failed("boot");
-	for (i = 0; i < ARRAY_SIZE(rows); i++)
-		run_row(&rows[i]);
+	/* A boot for /etc/sysctl.d/ checks that alone. */
+	if (sysctl_d_param(phase, sizeof(phase)))
+		report_sysctl_d();
+	else
+		for (i = 0; i < ARRAY_SIZE(rows); i++)
+			run_row(&rows[i]);
 	/* What the rows started has settled (the user's manager, say). */
 	run_root(wait, BOOT_WAIT_MS);
 	report_failed("after");

@@ -96,10 +96,27 @@ void made_from(FILE *f, const char *path)
 	free(abs);
 }
 
-/* The phase the boot is judged as: the one it was told, or built as. */
-static const char *judged_as(const struct opts *o)
+/* The phase a boot is judged as: the one it was told, or built as. */
+int judged_mode(const struct opts *o)
 {
-	return o->boot_phase ? o->boot_phase : o->mode;
+	return need_mode(o->boot_phase ? o->boot_phase : o->mode);
+}
+
+/*
+ * After a boot that started at @start: its wall time and the two files
+ * it was made from (made_from()), at the end of @results.
+ */
+void record_boot(const char *results, long start, const char *kernel,
+		 const char *from)
+{
+	FILE *f = fopen(results, "a");
+
+	if (!f)
+		return;
+	fprintf(f, "host wall_ms=%ld\n", now_ms() - start);
+	made_from(f, kernel);
+	made_from(f, from);
+	fclose(f);
 }
 
 /* @buf = @o->dir/PREFIX-TAG.EXT, or the path given. */
@@ -122,12 +139,11 @@ int cmd_boot(const struct opts *o)
 	long start;
 	bool timed_out;
 	struct spec spec;
-	FILE *f;
 
 	if (!o->kernel || !o->initrd || !o->dir || !o->spec)
 		usage();
 	need_mode(o->mode);
-	mode = need_mode(judged_as(o));
+	mode = judged_mode(o);
 	load_spec(o->spec, &spec);
 	out_path(o, o->results, "results", "txt", results, sizeof(results));
 	out_path(o, o->console, "console", "log", console, sizeof(console));
@@ -147,13 +163,7 @@ int cmd_boot(const struct opts *o)
 	check_qemu(o, o->mode, status, timed_out);
 	if (!timed_out && !o->no_alone && step_wanted(o->steps, "matrix"))
 		boot_alone(o, results, alone_con);
-	f = fopen(results, "a");
-	if (f) {
-		fprintf(f, "host wall_ms=%ld\n", now_ms() - start);
-		made_from(f, o->kernel);
-		made_from(f, o->initrd);
-		fclose(f);
-	}
+	record_boot(results, start, o->kernel, o->initrd);
 	tap_figure("%s: guest ran %.1f s under %s", o->tag ? o->tag : o->mode,
 		   (now_ms() - start) / 1000.0, o->accel);
 	judge_variant(o, &spec, mode, results, console);
@@ -165,7 +175,7 @@ int cmd_boot(const struct opts *o)
 int cmd_check(const struct opts *o)
 {
 	struct spec spec;
-	int mode = need_mode(judged_as(o));
+	int mode = judged_mode(o);
 
 	if (!o->results || !o->spec)
 		usage();

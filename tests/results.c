@@ -120,6 +120,8 @@ static void rec_kmsg(struct run *run, const char *line)
 		if (!strcmp(name, "stress"))
 			run->s_warnings++;
 	}
+	if (!strcmp(name, "system") && run->n_sys_kmsg < MAX_SYSCTL_LINES)
+		run->sys_kmsg[run->n_sys_kmsg++] = strdup(line + off);
 	if (!strcmp(name, "fleet")) {
 		if (run->n_fleet_lines < MAX_FLEET_LINES)
 			run->fleet_lines[run->n_fleet_lines++] = strdup(line + off);
@@ -446,6 +448,24 @@ static void rec_system_failed(struct run *run, const char *line)
 		snprintf(run->failed[w][run->n_failed[w]++], sizeof(run->failed[0][0]), "%s", unit);
 }
 
+static void rec_sysctl_d(struct run *run, const char *line)
+{
+	sscanf(line, "system-sysctl-d %31s", run->sys_sysctl_d);
+}
+
+static void rec_sysctl_unit(struct run *run, const char *line)
+{
+	snprintf(run->sys_sysctl_unit, sizeof(run->sys_sysctl_unit), "%s",
+		 line + strlen("system-sysctl-unit "));
+}
+
+static void rec_sysctl_log(struct run *run, const char *line)
+{
+	if (run->n_sysctl_log < MAX_SYSCTL_LINES)
+		run->sysctl_log[run->n_sysctl_log++] =
+			strdup(line + strlen("system-sysctl-log "));
+}
+
 static void rec_kmemleak(struct run *run, const char *line)
 {
 	sscanf(line, "kmemleak leaks=%d", &run->leaks);
@@ -492,6 +512,9 @@ static const struct {
 	{ "system-os ", rec_system_os },
 	{ "system-phase ", rec_system_phase },
 	{ "system-failed ", rec_system_failed },
+	{ "system-sysctl-d ", rec_sysctl_d },
+	{ "system-sysctl-unit ", rec_sysctl_unit },
+	{ "system-sysctl-log ", rec_sysctl_log },
 };
 
 static void parse_record(struct run *run, const char *line)
@@ -593,6 +616,10 @@ void run_free(struct run *run)
 			free(run->upstream[i].out[j]);
 	for (i = 0; i < run->n_fleet_lines; i++)
 		free(run->fleet_lines[i]);
+	for (i = 0; i < run->n_sysctl_log; i++)
+		free(run->sysctl_log[i]);
+	for (i = 0; i < run->n_sys_kmsg; i++)
+		free(run->sys_kmsg[i]);
 	free(run->x);
 	free(run->s);
 }

@@ -18,6 +18,7 @@
  *   runner seqspec  the spec's sequences on a kernel (seq_spec_boot.c)
  *   runner system  boot a Debian system image and judge its checks;
  *   runner system-compat  the phases' runs of it side by side (system.c)
+ *   runner system-sysctl  boots of it that raise in /etc/sysctl.d/ (system_sysctl.c)
  *
  * This file parses the options; runner.h names the other pieces.
  */
@@ -66,6 +67,9 @@ void usage(void)
 		"                   --tools SYSTEM_MD --dir DIR [--tag NAME] [--boot-phase MODE]\n"
 		"                   (a Debian system, systemd as PID 1, booted as MODE)\n"
 		"       runner system-compat --dir OUTDIR --tools SYSTEM_MD --release NAME system-MODE=FILE...\n"
+		"       runner system-sysctl --mode MODE --kernel BZIMAGE --image IMG --release NAME\n"
+		"                   --tools SYSTEM_MD --dir DIR\n"
+		"                   (one boot per raise in /etc/sysctl.d/ that SYSTEM_MD's table names)\n"
 		"       runner relate sequences-MODE=FILE...  (every phase's run of the same sequences)\n"
 		"       runner relate-trees sequences-MODE=FILE... other-sequences-MODE=FILE...\n"
 		"                   (the same, of two trees)\n"
@@ -201,6 +205,7 @@ int main(int argc, char **argv)
 		{ "seqspec", cmd_seqspec }, { "relate", cmd_relate },
 		{ "relate-trees", cmd_relate_trees },
 		{ "system", cmd_system }, { "system-compat", cmd_system_compat },
+		{ "system-sysctl", cmd_system_sysctl },
 	};
 	struct opts o;
 	const char *cmd;

@@ -82,6 +82,14 @@ int judge_tools_broken(const struct run *run, int mode, const char *tools_md,
 /* The commands */
 /* boot.c: a "host file" record of a file the boot was made from */
 void made_from(FILE *f, const char *path);
+void record_boot(const char *results, long start, const char *kernel,
+		 const char *from);
+int judged_mode(const struct opts *o);
+/* system.c: the options of a system boot checked, its folder made (or -1) */
+int system_opts(const struct opts *o);
+/* system.c: boot the Debian system image, @extra on its command line */
+void boot_system(const struct opts *o, const char *tag, const char *extra,
+		 const char *results, const char *console);
 
 int cmd_boot(const struct opts *o);
 int cmd_check(const struct opts *o);
@@ -99,6 +107,7 @@ int cmd_shrink(const struct opts *o);
 int cmd_seqspec(const struct opts *o);
 int cmd_system(const struct opts *o);
 int cmd_system_compat(const struct opts *o);
+int cmd_system_sysctl(const struct opts *o);
 
 /* shrink.c: a boot that replays sequences; the shrinker itself */
 const char *seq_replay_boot(const struct opts *o, const char *text,

@@ -29,6 +29,7 @@ enum phase { PHASES(PHASE_ENUM) MAX_MODES };
 #define MAX_TENANTS 8		/* containers of the fleet step */
 #define MAX_FLEET_LINES 512
 #define UPSTREAM_MAX_OUT 256	/* output lines kept per program */
+#define MAX_SYSCTL_LINES 64	/* a sysctl.d boot: journal and kernel lines kept */
 #define MAX_FAILED 16		/* failed units kept per systemctl --failed */
 
 extern const char *const all_modes[MAX_MODES];
@@ -186,6 +187,13 @@ struct run {
 	char sys_phase[32];	/* the phase /proc/sys read; "" if unsaid */
 	int n_failed[2];	/* systemctl --failed: after the boot, after the checks */
 	char failed[2][MAX_FAILED][64];	/* the units; "-" alone: none */
+	/* A boot that checks /etc/sysctl.d/: "" if unsaid */
+	char sys_sysctl_d[32];	/* the phase the file said, or "absent" */
+	char sys_sysctl_unit[64];	/* systemd-sysctl.service: "ActiveState Result" */
+	int n_sysctl_log;
+	char *sysctl_log[MAX_SYSCTL_LINES];	/* its journal's lines */
+	int n_sys_kmsg;
+	char *sys_kmsg[MAX_SYSCTL_LINES];	/* the kernel's VFS lines of the boot */
 };
 
 /* A judgement: whether the observation matches the cell, and why not. */

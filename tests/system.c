@@ -22,12 +22,6 @@
 #include "runner.h"
 #include "tap.h"
 
-/* The phase the boot is judged as: the one it was told, or built as. */
-static int judged_as(const struct opts *o)
-{
-	return need_mode(o->boot_phase ? o->boot_phase : o->mode);
-}
-
 /* The units of one systemctl --failed, by spaces, in @buf. */
 static const char *failed_list(const struct run *run, int when, char *buf,
 			       size_t len)
@@ -117,45 +111,57 @@ static void judge_system(const struct opts *o, int mode, const char *results,
 	lines_free(&con);
 }
 
-int cmd_system(const struct opts *o)
+/*
+ * Boot @o->kernel with the image as root, systemd as its PID 1, the phase
+ * of --boot-phase and @extra on the command line; its results and console
+ * to @results and @console.
+ */
+void boot_system(const struct opts *o, const char *tag, const char *extra,
+		 const char *results, const char *console)
 {
-	char results[4096], console[4096], append[512];
-	const char *tag = o->tag ? o->tag : o->mode;
+	char append[512];
 	bool timed_out;
-	int mode, status;
 	long start;
-	FILE *f;
+	int status;
 
-	if (!o->kernel || !o->image || !o->dir || !o->tools || !o->release)
-		usage();
-	need_mode(o->mode);
-	mode = judged_as(o);
-	if (mkdir(o->dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "runner: cannot create %s: %s\n", o->dir, strerror(errno));
-		return 2;
-	}
-	snprintf(results, sizeof(results), "%s/results-%s.txt", o->dir, tag);
-	snprintf(console, sizeof(console), "%s/console-%s.log", o->dir, tag);
 	unlink(results);
 	unlink(console);
-	/* The image's /sbin/init is systemd; the phase as the boot wants it. */
 	snprintf(append, sizeof(append),
-		 "console=ttyS0 panic=-1 oops=panic tsc=unstable root=/dev/vda rw%s%s",
+		 "console=ttyS0 panic=-1 oops=panic tsc=unstable root=/dev/vda rw%s%s%s",
 		 o->boot_phase ? " proc_sysfs_mount_flags=" : "",
-		 o->boot_phase ? o->boot_phase : "");
+		 o->boot_phase ? o->boot_phase : "", extra);
 	start = now_ms();
 	status = run_qemu(o, append, results, console, &timed_out);
 	check_qemu(o, tag, status, timed_out);
-	f = fopen(results, "a");
-	if (f) {
-		fprintf(f, "host wall_ms=%ld\n", now_ms() - start);
-		made_from(f, o->kernel);
-		made_from(f, o->image);
-		fclose(f);
-	}
+	record_boot(results, start, o->kernel, o->image);
 	tap_figure("%s: Debian %s system ran %.1f s under %s", tag, o->release,
 		   (now_ms() - start) / 1000.0, o->accel);
-	judge_system(o, mode, results, console);
+}
+
+/* Whether the options of a system boot are all there; its out folder. */
+int system_opts(const struct opts *o)
+{
+	if (!o->kernel || !o->image || !o->dir || !o->tools || !o->release)
+		usage();
+	need_mode(o->mode);
+	if (mkdir(o->dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "runner: cannot create %s: %s\n", o->dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_system(const struct opts *o)
+{
+	char results[4096], console[4096];
+	const char *tag = o->tag ? o->tag : o->mode;
+
+	if (system_opts(o))
+		return 2;
+	snprintf(results, sizeof(results), "%s/results-%s.txt", o->dir, tag);
+	snprintf(console, sizeof(console), "%s/console-%s.log", o->dir, tag);
+	boot_system(o, tag, "", results, console);
+	judge_system(o, judged_mode(o), results, console);
 	return tap_end();
 }
 

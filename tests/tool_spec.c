@@ -117,6 +117,8 @@ int tool_spec_load(const char *path, const char *release,
 	}
 	while (!bad && fgets(line, sizeof(line), f)) {
 		lineno++;
+		if (line[0] != '|' && header)
+			break;		/* the table's end: other tables follow */
 		if (line[0] != '|')
 			continue;
 		n = split_row(line, cells, 2 + MAX_MODES + 1);

@@ -634,5 +634,6 @@ int main(int argc, char **argv)
 	test_docs();
 	test_steps();
 	test_tool_spec(argv[1]);
+	test_system(argv[1]);
 	return tap_end();
 }

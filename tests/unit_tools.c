@@ -16,24 +16,33 @@
 
 #define HEADER "| tool | legacy | warn | implicit | enforce | what |\n|---|---|---|---|---|---|\n"
 
+int unit_temp_file(char *path, const char *text)
+{
+	ssize_t len = strlen(text);
+	int fd = mkstemp(path);
+	bool ok = fd >= 0 && write(fd, text, len) == len;
+
+	if (fd >= 0)
+		close(fd);
+	if (fd >= 0 && !ok)
+		unlink(path);
+	return ok ? 0 : -1;
+}
+
 /* Load @text as a table for @release; the error, or "" when it loaded. */
 static const char *load_release(const char *text, const char *release,
 				struct tool_spec *ts)
 {
 	static char err[512];
 	char path[] = "/tmp/psmf-tools-XXXXXX";
-	int fd = mkstemp(path);
 
 	err[0] = 0;
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
-		snprintf(err, sizeof(err), "cannot write %s", path);
-	} else if (tool_spec_load(path, release, ts, err, sizeof(err)) == 0) {
+	if (unit_temp_file(path, text))
+		return strcpy(err, "cannot write a file in /tmp");
+	if (tool_spec_load(path, release, ts, err, sizeof(err)) == 0)
 		err[0] = 0;
-	} else if (!err[0]) {
+	else if (!err[0])
 		snprintf(err, sizeof(err), "refused without a cause");
-	}
-	if (fd >= 0)
-		close(fd);
 	unlink(path);
 	return err;
 }
@@ -112,92 +121,6 @@ static void test_needs(void)
 	    "tools: a mount point with no proc or sysfs mount is missing");
 }
 
-/* psmf-system's records (initramfs/system.c) as results.c reads them. */
-static void test_system_records(void)
-{
-	static const char text[] = "start 7.3.4\nsystem-os trixie systemd=257\n"
-		"system-phase warn\nsystem-failed boot -\n"
-		"tool podman version=podman=5.4.2+ds1-2 uid=1000 exit=0 ms=9000\n"
-		"toolneeds podman /proc:subset=pid\n"
-		"system-failed after a.service\nsystem-failed after b.service\nend ok\n";
-	char path[] = "/tmp/psmf-system-XXXXXX";
-	int fd = mkstemp(path);
-	struct run run;
-	bool ok;
-
-	ok = fd >= 0 && write(fd, text, sizeof(text) - 1) == (ssize_t)sizeof(text) - 1;
-	if (fd >= 0)
-		close(fd);
-	ok = ok && !run_load(path, &run);
-	unlink(path);
-	tap(ok && run.ended && !strcmp(run.sys_os, "trixie") && run.sys_systemd == 257 &&
-	    !strcmp(run.sys_phase, "warn") && run.n_failed[0] == 1 &&
-	    !strcmp(run.failed[0][0], "-") && run.n_failed[1] == 2 &&
-	    !strcmp(run.failed[1][1], "b.service") && run.n_tools == 1 &&
-	    !strcmp(run.tools[0].version, "podman=5.4.2+ds1-2") &&
-	    !strcmp(run.tools[0].needs, "/proc:subset=pid"),
-	    "system: psmf-system's records load (release, systemd, phase, failed units, a row)");
-	if (ok)
-		run_free(&run);
-}
-
-/* The releases tests/system/releases names, by spaces, into @buf. */
-static void known_releases(const char *dir, char *buf, size_t len)
-{
-	char path[4096], line[256], tree[64], release[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%ssystem/releases", dir);
-	f = fopen(path, "r");
-	buf[0] = 0;
-	while (f && fgets(line, sizeof(line), f)) {
-		if (line[0] == '#' || sscanf(line, "%63s %63s", tree, release) != 2)
-			continue;
-		snprintf(line, sizeof(line), " %s ", release);
-		if (!strstr(buf, line))
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s", line);
-	}
-	if (f)
-		fclose(f);
-}
-
-/*
- * tests/system.md loads for every release a tree boots, and names no
- * release in its cells that none boots (a typo would hold for none).
- */
-static void test_system_table(const char *dir)
-{
-	char path[4096], releases[512], line[2048], want[80], *cells[8], *p;
-	const char *unknown = NULL;
-	struct tool_spec ts;
-	char err[512], *r;
-	FILE *f;
-	int n, i, loaded = 0, count = 0;
-
-	known_releases(dir, releases, sizeof(releases));
-	snprintf(path, sizeof(path), "%ssystem.md", dir);
-	for (r = strtok(strdupa(releases), " "); r; r = strtok(NULL, " "), count++)
-		loaded += !tool_spec_load(path, r, &ts, err, sizeof(err)) && ts.n > 0;
-	tap(count > 0 && loaded == count, "system.md loads for each of the%s releases (%d of %d)",
-	    releases, loaded, count);
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		for (n = line[0] == '|' ? split_row(line, cells, 8) : 0, i = 1; i < n - 1 && i <= MAX_MODES; i++)
-			for (p = cells[i]; (p = strchr(p, ':')); p++) {
-				char *start = p;
-
-				while (start > cells[i] && start[-1] != ' ' && start[-1] != ',')
-					start--;
-				snprintf(want, sizeof(want), " %.*s ", (int)(p - start), start);
-				if (!strstr(releases, want) && !unknown)
-					unknown = strdup(want);
-			}
-	if (f)
-		fclose(f);
-	tap(f && !unknown, "system.md names only releases that a tree boots (%s)",
-	    unknown ? unknown : "none other");
-}
-
 void test_tool_spec(const char *spec_path)
 {
 	char path[4096], why[512];
@@ -214,10 +137,7 @@ void test_tool_spec(const char *spec_path)
 	    ok ? "" : why);
 	test_bad_tables();
 	test_release_cells();
-	snprintf(path, sizeof(path), "%.*s", dir, spec_path);
-	test_system_table(path);
 	test_needs();
-	test_system_records();
 
 	snprintf(path, sizeof(path), "%.*sfixtures/results-tools.txt", dir, spec_path);
 	if (run_load(path, &run) || run.n_tools < 3) {

@@ -1,21 +1,28 @@
 #!/bin/sh
 # A Debian system image (tests/system/): the root file system ROOTFS.tar
-# (rootfs.sh) with the probe, psmf-system and its unit (enabled), an OS
+# (rootfs.sh) with the probe, psmf-system and its units (each enabled for
+# the target its WantedBy= names), an OS
 # tree for systemd-nspawn and the image podman imports, as an ext4 image
 # made by mkfs.ext4 -d (no loop mount) with a fixed UUID.  As root (the
 # files keep their owners).  Nothing is written to OUT until it is
 # complete.
 #
-# usage: tests/system/disk.sh ROOTFS.tar PROBE SYSTEM UNIT OUT.img
+# usage: tests/system/disk.sh ROOTFS.tar PROBE SYSTEM OUT.img UNIT...
 set -eu
 umask 022
 me=disk.sh
 fail() { echo "$me: error: $*" >&2; exit 1; }
-[ $# -eq 5 ] || { echo "usage: tests/system/disk.sh ROOTFS.tar PROBE SYSTEM UNIT OUT.img" >&2; exit 2; }
-tar=$1 probe=$2 system=$3 unit=$4 out=$5
+[ $# -ge 5 ] || { echo "usage: tests/system/disk.sh ROOTFS.tar PROBE SYSTEM OUT.img UNIT..." >&2; exit 2; }
+tar=$1 probe=$2 system=$3 out=$4
+shift 4
 uuid=5053d4f0-0000-4000-8000-000000000001
-for f in "$tar" "$probe" "$system" "$unit"; do
+for f in "$tar" "$probe" "$system" "$@"; do
 	[ -r "$f" ] || fail "no $f: build it first (meson compile -C BUILDDIR system-images)"
+done
+for unit; do
+	case $unit in *.service) ;; *) fail "$unit: a unit must be a .service file" ;; esac
+	[ "$(sed -n 's/^WantedBy=//p' "$unit" | wc -w)" -eq 1 ] ||
+		fail "$unit: it must name one target in WantedBy="
 done
 [ "$(id -u)" -eq 0 ] || fail "the image keeps the files' owners: run as root"
 stage=$(mktemp -d "$out.stage.XXXXXX")
@@ -27,9 +34,12 @@ tar -C "$r" --numeric-owner --xattrs --xattrs-include='*' -xf "$tar" ||
 	fail "cannot unpack $tar (its messages are above): remove it and build it again"
 install -m 0755 "$probe" "$r/usr/local/bin/psmf-probe"
 install -m 0755 "$system" "$r/usr/local/sbin/psmf-system"
-install -m 0644 "$unit" "$r/etc/systemd/system/psmf-system.service"
-ln -s /etc/systemd/system/psmf-system.service \
-	"$r/etc/systemd/system/multi-user.target.wants/psmf-system.service"
+for unit; do
+	name=${unit##*/} target=$(sed -n 's/^WantedBy=//p' "$unit")
+	install -m 0644 "$unit" "$r/etc/systemd/system/$name"
+	mkdir -p "$r/etc/systemd/system/$target.wants"
+	ln -s "/etc/systemd/system/$name" "$r/etc/systemd/system/$target.wants/$name"
+done
 # systemd-nspawn's tree: the probe and an os-release
 mkdir -p "$r/srv/nspawn/bin" "$r/srv/nspawn/usr/lib" "$r/srv/podman" "$stage/image/bin"
 for d in proc sys dev run tmp var etc; do mkdir -p "$r/srv/nspawn/$d"; done
