@@ -266,38 +266,38 @@ static bool break_cell(const char *line, const char *row, int mode,
 	return true;
 }
 
+/* judge_tools() by @tools_md, quietly: how many checks failed. */
+static int judge_tools_quietly(const struct run *run, int mode,
+			       const char *tools_md, const char *release)
+{
+	int mark = tap_quiet_start();
+
+	judge_tools(run, mode, tools_md, release, "broken");
+	return tap_quiet_stop(mark);
+}
+
 int judge_tools_broken(const struct run *run, int mode, const char *tools_md,
 		       const char *release, const char *row, const char *verdict)
 {
 	char line[2048], tmp[] = "/tmp/psmf-broken-XXXXXX";
-	int fd = mkstemp(tmp), mark, failed = -1;
+	int fd, failed = -1;
 	FILE *in, *out;
 	bool done = false;
 
-	if (!row) {		/* the table as it is */
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		mark = tap_quiet_start();
-		judge_tools(run, mode, tools_md, release, "broken");
-		return tap_quiet_stop(mark);
-	}
+	if (!row)		/* the table as it is */
+		return judge_tools_quietly(run, mode, tools_md, release);
+	fd = mkstemp(tmp);
 	in = fopen(tools_md, "r");
 	out = fd >= 0 ? fdopen(fd, "w") : NULL;
-
 	while (in && out && fgets(line, sizeof(line), in))
 		if (done || !break_cell(line, row, mode, verdict, out))
 			fputs(line, out);
 		else
 			done = true;
-	if (out && !fclose(out) && done) {
-		mark = tap_quiet_start();
-		judge_tools(run, mode, tmp, release, "broken");
-		failed = tap_quiet_stop(mark);
-	} else if (!out && fd >= 0) {
+	if (out && !fclose(out) && done)
+		failed = judge_tools_quietly(run, mode, tmp, release);
+	else if (!out && fd >= 0)
 		close(fd);
-	}
 	if (in)
 		fclose(in);
 	if (fd >= 0)

@@ -189,7 +189,7 @@ struct run {
 	char failed[2][MAX_FAILED][64];	/* the units; "-" alone: none */
 	/* A boot that checks /etc/sysctl.d/: "" if unsaid */
 	char sys_sysctl_d[32];	/* the phase the file said, or "absent" */
-	char sys_sysctl_unit[64];	/* systemd-sysctl.service: "ActiveState Result" */
+	char sys_sysctl_unit[64];	/* systemd-sysctl.service: "Result=..." */
 	int n_sysctl_log;
 	char *sysctl_log[MAX_SYSCTL_LINES];	/* its journal's lines */
 	int n_sys_kmsg;

@@ -151,10 +151,13 @@ void sysctl_judge(const struct sysctl_case *c, const struct run *run)
 	/*
 	 * Not the unit's result: it fails for any key the kernel lacks or
 	 * refuses otherwise (bookworm's kernel.pid_max on a 6.1 built with
-	 * BASE_SMALL), in every phase, with or without the file.
+	 * BASE_SMALL), in every phase, with or without the file.  But a unit
+	 * that failed must have said why: else the journal was not read.
 	 */
-	tap(run->sys_sysctl_unit[0] && !said,
-	    "sysctl.d %s over %s: systemd-sysctl.service ran (%s) and its journal says nothing of the key (%s)",
+	tap(!strcmp(run->sys_sysctl_unit, "Result=success") || run->n_sysctl_log,
+	    "sysctl.d %s over %s: systemd-sysctl.service succeeded, or its journal says why not (%s, %d lines)",
 	    c->file, c->boot, run->sys_sysctl_unit[0] ? run->sys_sysctl_unit : "unsaid",
-	    said ? said : "nothing");
+	    run->n_sysctl_log);
+	tap(!said, "sysctl.d %s over %s: systemd-sysctl's journal says nothing of the key (%s)",
+	    c->file, c->boot, said ? said : "nothing");
 }

@@ -218,13 +218,7 @@ static int write_system_md(const struct run *runs, const bool *have,
 		"Debian %s, systemd %d as PID 1; rows of uid 1000 run in a login session of\n"
 		"the unprivileged user (`su -l user`), rows of uid 0 as root from a service.\n\n",
 		first->sys_os, first->sys_systemd);
-	fprintf(f, "| row | Debian package | uid |");
-	for (m = 0; m < MAX_MODES; m++)
-		fprintf(f, " %s |", all_modes[m]);
-	fprintf(f, "\n|---|---|---|");
-	for (m = 0; m < MAX_MODES; m++)
-		fprintf(f, "---|");
-	fprintf(f, "\n");
+	md_phase_header(f, "| row | Debian package | uid |", "");
 	for (i = 0; i < first->n_tools; i++) {
 		const struct tool_run *t = &first->tools[i];
 

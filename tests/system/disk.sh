@@ -50,6 +50,33 @@ install -m 0755 "$probe" "$stage/image/bin/psmf-probe"
 tar -C "$stage/image" --sort=name --mtime=@0 --owner=0 --group=0 \
 	--numeric-owner -cf "$r/srv/podman/image.tar" bin
 chmod 0644 "$r/srv/podman/image.tar"
+# LXC's containers, started by the user (initramfs/system.c): the probe as
+# a root file system owned by the user's first subordinate id (rootfs.sh
+# gives it 100000:65536), and two configs on the release's own
+# common.conf and userns.conf: as they are, and with LXC's fix for the
+# enforce phase (proc:rw sys:mixed instead of their auto-mounts).
+mkdir -p "$r/srv/lxc/psmf/rootfs/bin" "$r/srv/lxc/psmf-fixed"
+for d in proc sys dev run tmp etc; do mkdir -p "$r/srv/lxc/psmf/rootfs/$d"; done
+install -m 0755 "$probe" "$r/srv/lxc/psmf/rootfs/bin/psmf-probe"
+lxc_config() {
+	printf '%s\n' \
+		"lxc.include = /usr/share/lxc/config/common.conf" \
+		"lxc.include = /usr/share/lxc/config/userns.conf" \
+		"lxc.uts.name = psmf" \
+		"lxc.rootfs.path = dir:/srv/lxc/psmf/rootfs" \
+		"lxc.idmap = u 0 100000 65536" \
+		"lxc.idmap = g 0 100000 65536" \
+		"lxc.net.0.type = empty" \
+		"lxc.console.path = none" \
+		"lxc.tty.max = 0" \
+		"lxc.pty.max = 0" \
+		"lxc.init.cmd = /bin/psmf-probe" "$@"
+}
+lxc_config > "$r/srv/lxc/psmf/config"
+lxc_config "lxc.mount.auto =" "lxc.mount.auto = cgroup:mixed proc:rw sys:mixed" \
+	> "$r/srv/lxc/psmf-fixed/config"
+chown -R 1000:1000 "$r/srv/lxc"
+chown -R 100000:100000 "$r/srv/lxc/psmf/rootfs"
 find "$r/usr/local" "$r/srv" "$r/etc/systemd/system" -newer "$tar" \
 	-exec touch -h -d @0 {} +
 E2FSPROGS_FAKE_TIME=0 mkfs.ext4 -q -F -L psmf -U "$uuid" \
