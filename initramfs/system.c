@@ -20,6 +20,7 @@
  *   toolout <name> <line of its output>; a user's row's first is
  *           "psmf-session uid=<n>", its login session's
  *   toolneeds <name> <mount point[:super option]...>
+ *   toolskip <name> <why>: not run, this release's systemd is too old
  *   kmsg <name> <kernel line>
  *   end ok
  *
@@ -62,6 +63,7 @@ struct row {
 	const char *package;	/* whose Debian version the record names */
 	const char *needs;	/* toolneeds: the mounts the probe must see */
 	const char *const argv[16];
+	int min_systemd;	/* the systemd its directives need; older: skipped */
 };
 
 #define IN_USERNS(ns, cmd) { "/usr/bin/unshare", "-r", "-m", ns, "/bin/sh", \
@@ -84,30 +86,38 @@ struct row {
 static const struct row rows[] = {
 	{ "systemd-run-sandbox", 0, "systemd", "/proc:hidepid=invisible /proc:subset=pid",
 	  { "/usr/bin/systemd-run", "--wait", "--pipe", "--quiet", "--collect",
-	    SANDBOX, PROBE, NULL } },
+	    SANDBOX, PROBE, NULL }, 0 },
+	/*
+	 * PrivatePIDs= (257): the service is PID 1 of a pid namespace of its
+	 * own, with a fresh proc, mounted from inside its user namespace.
+	 */
+	{ "systemd-run-private-pids", 0, "systemd", NULL,
+	  { "/usr/bin/systemd-run", "--wait", "--pipe", "--quiet", "--collect",
+	    "-p", "PrivateUsers=yes", "-p", "PrivatePIDs=yes", PROBE, NULL },
+	  257 },
 	{ "util-linux-unshare", GUEST_UID, "util-linux", NULL,
 	  { "/usr/bin/unshare", "--user", "--map-root-user", "--mount", "--pid",
-	    "--fork", "--mount-proc", PROBE, NULL } },
+	    "--fork", "--mount-proc", PROBE, NULL }, 0 },
 	{ "bubblewrap", GUEST_UID, "bubblewrap", NULL,
 	  { "/usr/bin/bwrap", "--ro-bind", "/", "/", "--unshare-all", "--proc",
-	    "/proc", "--dev", "/dev", PROBE, NULL } },
+	    "/proc", "--dev", "/dev", PROBE, NULL }, 0 },
 	{ "mount-proc", GUEST_UID, "mount", NULL,
-	  IN_USERNS("-pf", "mount -t proc proc /proc") },
+	  IN_USERNS("-pf", "mount -t proc proc /proc"), 0 },
 	{ "mount-proc-nosuid-nodev-noexec", GUEST_UID, "mount", NULL,
-	  IN_USERNS("-pf", "mount -t proc -o nosuid,nodev,noexec proc /proc") },
+	  IN_USERNS("-pf", "mount -t proc -o nosuid,nodev,noexec proc /proc"), 0 },
 	{ "mount-sysfs", GUEST_UID, "mount", NULL,
-	  IN_USERNS("-n", "mount -t sysfs sysfs /sys") },
+	  IN_USERNS("-n", "mount -t sysfs sysfs /sys"), 0 },
 	{ "mount-sysfs-nosuid-nodev-noexec", GUEST_UID, "mount", NULL,
-	  IN_USERNS("-n", "mount -t sysfs -o nosuid,nodev,noexec sysfs /sys") },
+	  IN_USERNS("-n", "mount -t sysfs -o nosuid,nodev,noexec sysfs /sys"), 0 },
 	{ "systemd-nspawn", 0, "systemd-container", NULL,
 	  { "/usr/bin/systemd-nspawn", "--quiet", "--private-users=pick",
 	    "--private-users-ownership=auto", "--console=pipe", "-D",
-	    "/srv/nspawn", "/bin/psmf-probe", NULL } },
-	{ "lxc", GUEST_UID, "lxc", NULL, LXC_START("psmf") },
-	{ "lxc-proc-rw-sys-mixed", GUEST_UID, "lxc", NULL, LXC_START("psmf-fixed") },
-	{ "podman", GUEST_UID, "podman", NULL, PODMAN_RUN("") },
+	    "/srv/nspawn", "/bin/psmf-probe", NULL }, 0 },
+	{ "lxc", GUEST_UID, "lxc", NULL, LXC_START("psmf"), 0 },
+	{ "lxc-proc-rw-sys-mixed", GUEST_UID, "lxc", NULL, LXC_START("psmf-fixed"), 0 },
+	{ "podman", GUEST_UID, "podman", NULL, PODMAN_RUN(""), 0 },
 	{ "podman-runtime-runc", GUEST_UID, "podman", NULL,
-	  PODMAN_RUN("--runtime runc ") },
+	  PODMAN_RUN("--runtime runc "), 0 },
 };
 
 /* What spawn() starts: @argv, as @uid. */
@@ -182,8 +192,11 @@ static void report_failed(const char *when)
 		report("system-failed %s %s\n", when, status ? "systemctl-failed" : "-");
 }
 
-/* os-release's codename, systemd's version, the phase as /proc/sys has it. */
-static void report_system(void)
+/*
+ * os-release's codename, systemd's version, the phase as /proc/sys has it;
+ * returns systemd's version (0 if unread).
+ */
+static int report_system(void)
 {
 	const char *version[] = { "/usr/bin/systemctl", "--version", NULL };
 	char line[256], codename[64] = "unknown", phase[32] = "unreadable";
@@ -204,6 +217,7 @@ static void report_system(void)
 	if (f)
 		fclose(f);
 	report("system-phase %s\n", phase);
+	return systemd;
 }
 
 /*
@@ -273,7 +287,7 @@ static void report_sysctl_d(void)
 	kmsg_forward_boot("system", "VFS: ");
 }
 
-static void run_row(const struct row *r)
+static void run_row(const struct row *r, int systemd)
 {
 	struct spawning sp = { r->uid, r->argv };
 	char version[160];
@@ -281,6 +295,13 @@ static void run_row(const struct row *r)
 	int kmsg, status, j;
 
 	package_version(r->package, version, sizeof(version));
+	if (systemd < r->min_systemd) {
+		report("tool %s version=%s uid=%d exit=0 ms=0\n", r->name, version,
+		       (int)r->uid);
+		report("toolskip %s systemd %d, the row needs %d\n", r->name,
+		       systemd, r->min_systemd);
+		return;
+	}
 	pace_warnings(RATELIMIT_BURST);
 	kmsg = kmsg_open_at_end();
 	start = now_ms();
@@ -302,6 +323,7 @@ int main(int argc, char **argv)
 	const char *off[] = { "/usr/bin/systemctl", "reboot", NULL };
 	struct utsname u;
 	char phase[32];
+	int systemd;
 	size_t i;
 
 	if (argc == 2 && !strcmp(argv[1], "--sysctl-d"))
@@ -311,14 +333,14 @@ int main(int argc, char **argv)
 	report("start %s\n", u.release);
 	/* "running" or "degraded": either way the boot's jobs are done. */
 	run_root(wait, BOOT_WAIT_MS);
-	report_system();
+	systemd = report_system();
 	report_failed("boot");
 	/* A boot for /etc/sysctl.d/ checks that alone. */
 	if (sysctl_d_param(phase, sizeof(phase)))
 		report_sysctl_d();
 	else
 		for (i = 0; i < ARRAY_SIZE(rows); i++)
-			run_row(&rows[i]);
+			run_row(&rows[i], systemd);
 	/* What the rows started has settled (the user's manager, say). */
 	run_root(wait, BOOT_WAIT_MS);
 	report_failed("after");

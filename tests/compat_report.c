@@ -60,6 +60,8 @@ const char *tool_verdict(const struct tool_run *t)
 	char point[256];
 	int i;
 
+	if (t->skipped[0])
+		return "skipped";
 	if (t->exit != 0 || tool_missing(t, point, sizeof(point)))
 		return "fails";
 	for (i = 0; i < t->n_lines; i++)

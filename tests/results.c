@@ -196,6 +196,17 @@ static int name_and_rest(const char *line, char name[64])
 	return off;
 }
 
+static void rec_toolskip(struct run *run, const char *line)
+{
+	struct tool_run *t;
+	char name[64];
+	int off = name_and_rest(line, name);
+
+	t = off ? find_tool(run, name) : NULL;
+	if (t)
+		snprintf(t->skipped, sizeof(t->skipped), "%s", line + off);
+}
+
 static void rec_toolout(struct run *run, const char *line)
 {
 	struct tool_run *t;
@@ -489,6 +500,7 @@ static const struct {
 	{ "toolout ", rec_toolout },
 	{ "toolfix ", rec_toolfix },
 	{ "toolneeds ", rec_toolneeds },
+	{ "toolskip ", rec_toolskip },
 	{ "bench ", rec_bench },
 	{ "upstream-count ", rec_upstream_count },
 	{ "upstream ", rec_upstream },

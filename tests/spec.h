@@ -97,6 +97,7 @@ struct tool_run {
 	char needs[256];	/* mount points its config asks for, by spaces */
 	int uid;		/* who started it in the guest */
 	int exit;		/* -1: killed at the time limit */
+	char skipped[128];	/* not run: why; "" if it ran */
 	long ms;
 	int n_lines, n_out;
 	char *lines[TOOL_MAX_LINES];	/* kernel lines it caused */

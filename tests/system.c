@@ -192,7 +192,8 @@ static void write_calls(FILE *f, const struct run *runs, const bool *have)
 			const struct tool_run *r = have[m] ?
 				run_find_tool(&runs[m], first->tools[i].name) : NULL;
 
-			if (!r || !strcmp(tool_verdict(r), "works"))
+			if (!r || !strcmp(tool_verdict(r), "works") ||
+			    r->skipped[0])
 				continue;
 			if (!header++)
 				fprintf(f, "\nWhat warned or failed, and the call (the kernel's line, or the tool's own error):\n\n");

@@ -7,7 +7,8 @@
 #include "report.h"
 #include "tool_spec.h"
 
-static const char *const verdicts[] = { "works", "warns", "fails" };
+/* "skipped": the release's tools lack what the row needs; it is not run. */
+static const char *const verdicts[] = { "works", "warns", "fails", "skipped" };
 
 static bool is_verdict(const char *s)
 {
@@ -95,7 +96,7 @@ static int add_row(struct tool_spec *ts, char **cells, int n,
 	snprintf(r->name, sizeof(r->name), "%s", cells[0]);
 	for (i = 0; i < MAX_MODES; i++)
 		if (cell_verdict(cells[1 + i], release, r->verdict[i], sizeof(r->verdict[i]))) {
-			snprintf(err, len, "%s: %s under %s is '%s': want works, warns or fails, then any 'RELEASE: VERDICT' by commas",
+			snprintf(err, len, "%s: %s under %s is '%s': want works, warns, fails or skipped, then any 'RELEASE: VERDICT' by commas",
 				 where, r->name, all_modes[i], cells[1 + i]);
 			return -1;
 		}

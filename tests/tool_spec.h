@@ -15,7 +15,7 @@
 
 struct tool_expect {
 	char name[64];
-	char verdict[MAX_MODES][8];	/* "works", "warns" or "fails" */
+	char verdict[MAX_MODES][8];	/* "works", "warns", "fails", "skipped" */
 };
 
 struct tool_spec {

@@ -52,6 +52,36 @@ static void test_system_records(void)
 		run_free(&run);
 }
 
+/* A row the release's systemd is too old for: skipped, judged by its cell. */
+static void test_skipped_row(void)
+{
+	static const char text[] = "start 6.1.1\n"
+		"tool systemd-run-private-pids version=systemd=252.39 uid=0 exit=0 ms=0\n"
+		"toolskip systemd-run-private-pids systemd 252, the row needs 257\nend ok\n";
+	static const char table[] = "| tool | legacy | warn | implicit | enforce | what |\n"
+		"|---|---|---|---|---|---|\n"
+		"| systemd-run-private-pids | skipped, trixie: works | works | works | works | x |\n";
+	char path[] = "/tmp/psmf-skip-XXXXXX", why[512], err[512];
+	struct tool_spec bookworm, trixie;
+	struct run run;
+	bool made = !unit_temp_file(path, table), loaded = !load_run_text(text, &run);
+	bool ok = loaded && run.n_tools == 1 && made &&
+		  !tool_spec_load(path, "bookworm", &bookworm, err, sizeof(err)) &&
+		  !tool_spec_load(path, "trixie", &trixie, err, sizeof(err));
+
+	if (made)
+		unlink(path);
+	tap(ok && !strcmp(tool_verdict(&run.tools[0]), "skipped") &&
+	    tool_judge(&bookworm, &run.tools[0], PHASE_LEGACY, why, sizeof(why)),
+	    "system: a row skipped where its cell says skipped passes (%s)",
+	    ok ? tool_verdict(&run.tools[0]) : "did not load");
+	tap(ok && !tool_judge(&trixie, &run.tools[0], PHASE_LEGACY, why, sizeof(why)) &&
+	    !tool_judge(&bookworm, &run.tools[0], PHASE_WARN, why, sizeof(why)),
+	    "system: a row skipped where its cell says works fails (%s)", ok ? why : "did not load");
+	if (loaded)
+		run_free(&run);
+}
+
 /* The releases tests/system/releases names, by spaces, into @buf. */
 static void known_releases(const char *dir, char *buf, size_t len)
 {
@@ -238,6 +268,7 @@ void test_system(const char *spec_path)
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - spec_path + 1) : 0, spec_path);
 	test_system_table(dir);
 	test_system_records();
+	test_skipped_row();
 	test_sysctl_table(dir);
 	test_sysctl_judge();
 }
