@@ -30,7 +30,9 @@
  * writes docs/distributions.md's file with that phase, as an admin would
  * have before the boot; then this reports, besides the facts above,
  *   system-sysctl-d <the phase the file says>|absent
- *   system-sysctl-unit Result=<its Result>   (systemd-sysctl.service)
+ *   system-sysctl-unit Result=<its Result>  (systemd-sysctl.service)
+ *   system-sysctl-unit ExecMainStartTimestampMonotonic=<when it started>
+ *   system-sysctl-writer ExecMainExitTimestampMonotonic=<when the file was>
  *   system-sysctl-log <a line of its journal>
  *   kmsg system <a VFS line of the kernel's log, from the boot on>
  */
@@ -221,25 +223,31 @@ static int report_system(void)
 }
 
 /*
- * The phase psmf.sysctl_d= names on the kernel's command line, in @buf
- * (letters only); NULL if the boot has none.
+ * The phase psmf.sysctl_d= names on the kernel's command line, in @buf:
+ * the last such word, as systemd reads the command line.  NULL if the
+ * boot has none; "" if its value is not a word of lowercase letters.
  */
 static const char *sysctl_d_param(char *buf, size_t len)
 {
-	char line[4096], *p;
+	char line[4096], *word, *save;
+	const char *found = NULL;
+	size_t n = strlen(SYSCTL_D_PARAM);
 	FILE *f = fopen("/proc/cmdline", "r");
-	size_t n;
 
 	if (!f)
 		return NULL;
-	p = fgets(line, sizeof(line), f) ? strstr(line, SYSCTL_D_PARAM) : NULL;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
 	fclose(f);
-	if (!p)
-		return NULL;
-	p += strlen(SYSCTL_D_PARAM);
-	n = strspn(p, "abcdefghijklmnopqrstuvwxyz");
-	snprintf(buf, len, "%.*s", (int)n, p);
-	return buf;
+	for (word = strtok_r(line, " \n", &save); word; word = strtok_r(NULL, " \n", &save)) {
+		if (strncmp(word, SYSCTL_D_PARAM, n))
+			continue;
+		word += n;
+		found = buf;
+		snprintf(buf, len, "%s", *word && strlen(word) < len &&
+			 strspn(word, "abcdefghijklmnopqrstuvwxyz") == strlen(word) ? word : "");
+	}
+	return found;
 }
 
 /* psmf-system --sysctl-d: the file, before systemd-sysctl reads it. */
@@ -247,11 +255,21 @@ static int write_sysctl_d(void)
 {
 	char phase[32];
 	FILE *f;
+	int bad;
 
 	if (!sysctl_d_param(phase, sizeof(phase)))
 		return 0;
+	if (!phase[0]) {
+		fprintf(stderr, "psmf-system: " SYSCTL_D_PARAM " wants a phase in lowercase letters\n");
+		return 1;
+	}
 	f = fopen(SYSCTL_D_FILE, "w");
-	if (!f || fprintf(f, SYSCTL_D_LINE, phase) < 0 || fclose(f)) {
+	if (!f) {
+		perror(SYSCTL_D_FILE);
+		return 1;
+	}
+	bad = fprintf(f, SYSCTL_D_LINE, phase) < 0;
+	if (fclose(f) || bad) {
 		perror(SYSCTL_D_FILE);
 		return 1;
 	}
@@ -261,8 +279,13 @@ static int write_sysctl_d(void)
 /* What systemd-sysctl made of the file, and what the kernel said. */
 static void report_sysctl_d(void)
 {
+	/* Whether systemd-sysctl ran, and after the file was written */
 	const char *state[] = { "/usr/bin/systemctl", "show", "-p", "Result",
+				"-p", "ExecMainStartTimestampMonotonic",
 				"systemd-sysctl.service", NULL };
+	const char *writer[] = { "/usr/bin/systemctl", "show", "-p",
+				 "ExecMainExitTimestampMonotonic",
+				 "psmf-sysctl-d.service", NULL };
 	/*
 	 * By its identifier, not -u: it logs before journald reads the
 	 * socket, when its cgroup, which names the unit, is gone.
@@ -280,7 +303,11 @@ static void report_sysctl_d(void)
 		fclose(f);
 	report("system-sysctl-d %s\n", phase);
 	run_root(state, 20000);
-	report("system-sysctl-unit %s\n", output.n ? output.line[0] : "unsaid");
+	for (i = 0; i < output.n; i++)
+		report("system-sysctl-unit %s\n", output.line[i]);
+	run_root(writer, 20000);
+	for (i = 0; i < output.n; i++)
+		report("system-sysctl-writer %s\n", output.line[i]);
 	run_root(journal, 20000);
 	for (i = 0; i < output.n; i++)
 		report("system-sysctl-log %s\n", output.line[i]);

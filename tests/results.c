@@ -122,6 +122,8 @@ static void rec_kmsg(struct run *run, const char *line)
 	}
 	if (!strcmp(name, "system") && run->n_sys_kmsg < MAX_SYSCTL_LINES)
 		run->sys_kmsg[run->n_sys_kmsg++] = strdup(line + off);
+	else if (!strcmp(name, "system"))
+		run->sys_lines_cut = true;
 	if (!strcmp(name, "fleet")) {
 		if (run->n_fleet_lines < MAX_FLEET_LINES)
 			run->fleet_lines[run->n_fleet_lines++] = strdup(line + off);
@@ -466,8 +468,17 @@ static void rec_sysctl_d(struct run *run, const char *line)
 
 static void rec_sysctl_unit(struct run *run, const char *line)
 {
-	snprintf(run->sys_sysctl_unit, sizeof(run->sys_sysctl_unit), "%s",
-		 line + strlen("system-sysctl-unit "));
+	const char *rest = line + strlen("system-sysctl-unit ");
+
+	if (!strncmp(rest, "Result=", 7))
+		snprintf(run->sys_sysctl_unit, sizeof(run->sys_sysctl_unit), "%s", rest);
+	sscanf(rest, "ExecMainStartTimestampMonotonic=%llu", &run->sysctl_started);
+}
+
+static void rec_sysctl_writer(struct run *run, const char *line)
+{
+	sscanf(line, "system-sysctl-writer ExecMainExitTimestampMonotonic=%llu",
+	       &run->sysctl_written);
 }
 
 static void rec_sysctl_log(struct run *run, const char *line)
@@ -475,6 +486,8 @@ static void rec_sysctl_log(struct run *run, const char *line)
 	if (run->n_sysctl_log < MAX_SYSCTL_LINES)
 		run->sysctl_log[run->n_sysctl_log++] =
 			strdup(line + strlen("system-sysctl-log "));
+	else
+		run->sys_lines_cut = true;
 }
 
 static void rec_kmemleak(struct run *run, const char *line)
@@ -527,6 +540,7 @@ static const struct {
 	{ "system-sysctl-d ", rec_sysctl_d },
 	{ "system-sysctl-unit ", rec_sysctl_unit },
 	{ "system-sysctl-log ", rec_sysctl_log },
+	{ "system-sysctl-writer ", rec_sysctl_writer },
 };
 
 static void parse_record(struct run *run, const char *line)

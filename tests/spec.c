@@ -197,6 +197,26 @@ int split_row(char *line, char **cells, int max)
 	return n;
 }
 
+bool md_after_table(int *state, const char *line)
+{
+	enum { TEXT, FIRST_ROW, TABLE };
+	bool row = line[0] == '|';
+
+	switch (*state) {
+	case FIRST_ROW:		/* a header only if its delimiter follows */
+		if (!row || line[1 + strspn(line + 1, " ")] != '-')
+			return false;
+		*state = TABLE;
+		return true;
+	case TABLE:
+		*state = row ? TABLE : TEXT;
+		return true;
+	default:
+		*state = row ? FIRST_ROW : TEXT;
+		return true;
+	}
+}
+
 int spec_load(const char *path, struct spec *spec, char *err, size_t len)
 {
 	char line[2048], *cells[2 + MAX_MODES + 1];

@@ -191,10 +191,13 @@ struct run {
 	/* A boot that checks /etc/sysctl.d/: "" if unsaid */
 	char sys_sysctl_d[32];	/* the phase the file said, or "absent" */
 	char sys_sysctl_unit[64];	/* systemd-sysctl.service: "Result=..." */
+	/* when it started, when the file was written (µs since boot; 0: never) */
+	unsigned long long sysctl_started, sysctl_written;
 	int n_sysctl_log;
 	char *sysctl_log[MAX_SYSCTL_LINES];	/* its journal's lines */
 	int n_sys_kmsg;
 	char *sys_kmsg[MAX_SYSCTL_LINES];	/* the kernel's VFS lines of the boot */
+	bool sys_lines_cut;	/* more journal or kernel lines than kept */
 };
 
 /* A judgement: whether the observation matches the cell, and why not. */
@@ -214,6 +217,13 @@ int parse_cell(const char *s, struct cell *c);
 int spec_load(const char *path, struct spec *spec, char *err, size_t len);
 /* Split a markdown table row into at most @max trimmed cells (cut up). */
 int split_row(char *line, char **cells, int max);
+/*
+ * The lines after one table of a file that holds several: a line of '|'
+ * there must belong to another table, whose header is followed by its
+ * delimiter row.  Feed each line after the table's end (from 0 state);
+ * false on a row cut off from a table by a blank or a text line.
+ */
+bool md_after_table(int *state, const char *line);
 const struct spec_row *spec_find(const struct spec *spec, const char *name);
 int run_load(const char *path, struct run *run);
 void run_free(struct run *run);

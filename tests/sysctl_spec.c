@@ -13,6 +13,8 @@
 #define NOTICE "raised the proc and sysfs mount flags phase "
 #define WRITER "process 'systemd-sysctl'"
 #define KEY "proc_sysfs_mount_flags"
+/* systemd-sysctl's line for a write that failed (src/sysctl/sysctl.c) */
+#define WRITE_FAILED "Couldn't write"
 
 static const char *const header[CELLS] = {
 	HEADER_FIRST, "/etc/sysctl.d", "after boot", "the kernel's notice"
@@ -58,44 +60,6 @@ static bool is_header(char **cells, int n)
 	return n == CELLS;
 }
 
-int sysctl_cases_load(const char *path, struct sysctl_case *c, int max,
-		      char *err, size_t len)
-{
-	char line[2048], where[600], *cells[CELLS + 1];
-	int lineno = 0, n_cases = 0, n, in_table = 0, bad = 0;
-	FILE *f = fopen(path, "r");
-
-	if (!f) {
-		snprintf(err, len, "%s: cannot open", path);
-		return -1;
-	}
-	while (!bad && fgets(line, sizeof(line), f)) {
-		lineno++;
-		snprintf(where, sizeof(where), "%s:%d", path, lineno);
-		n = line[0] == '|' ? split_row(line, cells, CELLS + 1) : 0;
-		if (!in_table) {
-			in_table = n && is_header(cells, n);
-			continue;
-		}
-		if (!n)
-			break;		/* the table's end */
-		if (cells[0][0] == '-')
-			continue;	/* |---|---| */
-		if (n_cases == max) {
-			snprintf(err, len, "%s: more than %d rows", where, max);
-			bad = 1;
-		} else {
-			bad = parse_case(cells, n, where, &c[n_cases], err, len) ? 1 : 0;
-			n_cases += !bad;
-		}
-	}
-	fclose(f);
-	if (!bad && !n_cases)
-		snprintf(err, len, "%s: no table | %s | %s | %s | %s | with rows",
-			 path, header[0], header[1], header[2], header[3]);
-	return bad || !n_cases ? -1 : n_cases;
-}
-
 bool sysctl_case_follows_rule(const struct sysctl_case *c)
 {
 	int boot = mode_index(c->boot), file = mode_index(c->file);
@@ -105,6 +69,88 @@ bool sysctl_case_follows_rule(const struct sysctl_case *c)
 		snprintf(notice, sizeof(notice), "from %s to %s", c->boot, c->file);
 	return !strcmp(c->after, all_modes[file > boot ? file : boot]) &&
 	       !strcmp(c->notice, notice);
+}
+
+/* Whether @c repeats a row of @c[0..n): the two would share their files. */
+static bool repeats(const struct sysctl_case *c, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(c[i].boot, c[n].boot) && !strcmp(c[i].file, c[n].file))
+			return true;
+	return false;
+}
+
+/* One row (or the delimiter after the header) of the table; 0, or -1. */
+static int table_line(char **cells, int n, int lineno, const char *where,
+		      struct sysctl_case *c, int *n_cases, int max, char *err,
+		      size_t len)
+{
+	if (lineno == 1) {	/* the first line after the header */
+		if (n && cells[0][0] == '-')
+			return 0;
+		snprintf(err, len, "%s: want the delimiter row |---| after the header", where);
+		return -1;
+	}
+	if (*n_cases == max) {
+		snprintf(err, len, "%s: more than %d rows", where, max);
+		return -1;
+	}
+	if (parse_case(cells, n, where, &c[*n_cases], err, len))
+		return -1;
+	if (repeats(c, *n_cases)) {
+		snprintf(err, len, "%s: %s over %s twice", where, c[*n_cases].file,
+			 c[*n_cases].boot);
+		return -1;
+	}
+	if (!sysctl_case_follows_rule(&c[*n_cases])) {
+		snprintf(err, len, "%s: the row breaks the documented rule: the boot parameter sets the phase, the sysctl only raises it, each raise is noticed",
+			 where);
+		return -1;
+	}
+	(*n_cases)++;
+	return 0;
+}
+
+int sysctl_cases_load(const char *path, struct sysctl_case *c, int max,
+		      char *err, size_t len)
+{
+	char line[2048], where[600], *cells[CELLS + 1];
+	int lineno = 0, n_cases = 0, n, in_table = 0, ended = 0, after = 0, bad = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		snprintf(err, len, "%s: cannot open", path);
+		return -1;
+	}
+	while (!bad && fgets(line, sizeof(line), f)) {
+		lineno++;
+		snprintf(where, sizeof(where), "%s:%d", path, lineno);
+		ended = ended || (in_table && line[0] != '|');
+		if (ended) {
+			bad = !md_after_table(&after, line);
+			if (bad)
+				snprintf(err, len, "%s:%d: a row cut off from the table (a blank line in it?)",
+					 path, lineno - 1);
+			continue;
+		}
+		n = line[0] == '|' ? split_row(line, cells, CELLS + 1) : 0;
+		if (in_table)
+			bad = table_line(cells, n, in_table++, where, c, &n_cases,
+					 max, err, len) ? 1 : 0;
+		else
+			in_table = n && is_header(cells, n);
+	}
+	fclose(f);
+	if (!bad && ended && !md_after_table(&after, "")) {
+		snprintf(err, len, "%s:%d: a row cut off from the table at the end", path, lineno);
+		bad = 1;
+	}
+	if (!bad && !n_cases)
+		snprintf(err, len, "%s: no table | %s | %s | %s | %s | with rows",
+			 path, header[0], header[1], header[2], header[3]);
+	return bad || !n_cases ? -1 : n_cases;
 }
 
 /* The kernel's notice of a raise among @run's VFS lines, or NULL. */
@@ -118,20 +164,20 @@ static const char *find_notice(const struct run *run)
 	return NULL;
 }
 
-/* What systemd-sysctl's journal says of the key, or NULL. */
-static const char *find_key_log(const struct run *run)
+/* A line of systemd-sysctl's journal that holds @what, or NULL. */
+static const char *find_log(const struct run *run, const char *what)
 {
 	int i;
 
 	for (i = 0; i < run->n_sysctl_log; i++)
-		if (strstr(run->sysctl_log[i], KEY))
+		if (strstr(run->sysctl_log[i], what))
 			return run->sysctl_log[i];
 	return NULL;
 }
 
 void sysctl_judge(const struct sysctl_case *c, const struct run *run)
 {
-	const char *seen = find_notice(run), *said = find_key_log(run);
+	const char *seen = find_notice(run), *said = find_log(run, KEY);
 	char want[128];
 
 	snprintf(want, sizeof(want), NOTICE "%s", c->notice);
@@ -149,15 +195,23 @@ void sysctl_judge(const struct sysctl_case *c, const struct run *run)
 	    c->file, c->boot, !strcmp(c->notice, "none") ? "" : WRITER " ",
 	    !strcmp(c->notice, "none") ? "none" : want, seen ? seen : "none");
 	/*
+	 * That systemd-sysctl read the file: it started after the file was
+	 * written.  (A row that raises shows it by the notice too; a row
+	 * whose write the kernel refuses has only this.)
+	 */
+	tap(run->sysctl_written && run->sysctl_started >= run->sysctl_written,
+	    "sysctl.d %s over %s: systemd-sysctl started after the file was written (at %llu µs; written at %llu µs)",
+	    c->file, c->boot, run->sysctl_started, run->sysctl_written);
+	/*
 	 * Not the unit's result: it fails for any key the kernel lacks or
 	 * refuses otherwise (bookworm's kernel.pid_max on a 6.1 built with
 	 * BASE_SMALL), in every phase, with or without the file.  But a unit
 	 * that failed must have said why: else the journal was not read.
 	 */
-	tap(!strcmp(run->sys_sysctl_unit, "Result=success") || run->n_sysctl_log,
-	    "sysctl.d %s over %s: systemd-sysctl.service succeeded, or its journal says why not (%s, %d lines)",
-	    c->file, c->boot, run->sys_sysctl_unit[0] ? run->sys_sysctl_unit : "unsaid",
-	    run->n_sysctl_log);
-	tap(!said, "sysctl.d %s over %s: systemd-sysctl's journal says nothing of the key (%s)",
+	tap(!strcmp(run->sys_sysctl_unit, "Result=success") || find_log(run, WRITE_FAILED),
+	    "sysctl.d %s over %s: systemd-sysctl.service succeeded, or its journal says which write failed (%s)",
+	    c->file, c->boot, run->sys_sysctl_unit[0] ? run->sys_sysctl_unit : "unsaid");
+	tap(!said && !run->sys_lines_cut,
+	    "sysctl.d %s over %s: systemd-sysctl's journal says nothing of the key (%s), all its lines and the kernel's read",
 	    c->file, c->boot, said ? said : "nothing");
 }

@@ -108,7 +108,7 @@ int tool_spec_load(const char *path, const char *release,
 		   struct tool_spec *ts, char *err, size_t len)
 {
 	char line[2048], where[600], *cells[2 + MAX_MODES + 1];
-	int lineno = 0, header = 0, n, bad = 0;
+	int lineno = 0, header = 0, n, bad = 0, after = 0, ended = 0;
 	FILE *f = fopen(path, "r");
 
 	memset(ts, 0, sizeof(*ts));
@@ -118,9 +118,13 @@ int tool_spec_load(const char *path, const char *release,
 	}
 	while (!bad && fgets(line, sizeof(line), f)) {
 		lineno++;
-		if (line[0] != '|' && header)
-			break;		/* the table's end: other tables follow */
-		if (line[0] != '|')
+		ended = ended || (header && line[0] != '|');
+		if (ended && !md_after_table(&after, line)) {
+			snprintf(err, len, "%s:%d: a row cut off from a table (a blank line in it?)",
+				 path, lineno - 1);
+			bad = 1;
+		}
+		if (ended || line[0] != '|')
 			continue;
 		n = split_row(line, cells, 2 + MAX_MODES + 1);
 		snprintf(where, sizeof(where), "%s:%d", path, lineno);
@@ -136,6 +140,10 @@ int tool_spec_load(const char *path, const char *release,
 		}
 	}
 	fclose(f);
+	if (!bad && ended && !md_after_table(&after, "")) {
+		snprintf(err, len, "%s:%d: a row cut off from a table at the end", path, lineno);
+		bad = 1;
+	}
 	if (!bad && !ts->n) {
 		snprintf(err, len, "%s: no table of tool rows", path);
 		bad = 1;

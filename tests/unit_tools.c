@@ -89,6 +89,11 @@ static void test_bad_tables(void)
 		{ HEADER "| a | works,, trixie: warns | warns | works | fails | x |\n", "want works" },
 		{ HEADER "| a | works, trixie : warns | warns | works | fails | x |\n", "want works" },
 		{ HEADER "|\n", "cells, want 6" },
+		{ HEADER "| a | works | warns | works | fails | x |\n\n"
+			 "| b | works | warns | works | fails | x |\n"
+			 "| c | works | warns | works | fails | x |\n", ":5: a row cut off from a table (a blank" },
+		{ HEADER "| a | works | warns | works | fails | x |\ntext\n"
+			 "| b | works | warns | works | fails | x |\n", "at the end" },
 	};
 	struct tool_spec ts;
 	const char *err;
@@ -100,6 +105,10 @@ static void test_bad_tables(void)
 		    "tools.md: a bad table is refused naming its cause (%s): %s",
 		    bad[i].cause, err[0] ? err : "loaded");
 	}
+	err = load_text(HEADER "| a | works | warns | works | fails | x |\n\ntext\n\n"
+			"| other | table |\n|---|---|\n| x | y |\n", &ts);
+	tap(!err[0] && ts.n == 1, "tools.md: another table after the tools' is left alone (%s)",
+	    err[0] ? err : "loaded");
 }
 
 /* A row's needs: a mount point, or a mount point and a super block option. */

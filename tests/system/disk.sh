@@ -19,10 +19,14 @@ uuid=5053d4f0-0000-4000-8000-000000000001
 for f in "$tar" "$probe" "$system" "$@"; do
 	[ -r "$f" ] || fail "no $f: build it first (meson compile -C BUILDDIR system-images)"
 done
+# The one target a unit's WantedBy= names
+wanted_by() { sed -n 's/^WantedBy=[[:space:]]*\([^[:space:]]*\)[[:space:]]*$/\1/p' "$1"; }
 for unit; do
 	case $unit in *.service) ;; *) fail "$unit: a unit must be a .service file" ;; esac
-	[ "$(sed -n 's/^WantedBy=//p' "$unit" | wc -w)" -eq 1 ] ||
-		fail "$unit: it must name one target in WantedBy="
+	case $(wanted_by "$unit") in
+	*.target) ;;
+	*) fail "$unit: it must name one target in one WantedBy= line" ;;
+	esac
 done
 [ "$(id -u)" -eq 0 ] || fail "the image keeps the files' owners: run as root"
 stage=$(mktemp -d "$out.stage.XXXXXX")
@@ -35,7 +39,7 @@ tar -C "$r" --numeric-owner --xattrs --xattrs-include='*' -xf "$tar" ||
 install -m 0755 "$probe" "$r/usr/local/bin/psmf-probe"
 install -m 0755 "$system" "$r/usr/local/sbin/psmf-system"
 for unit; do
-	name=${unit##*/} target=$(sed -n 's/^WantedBy=//p' "$unit")
+	name=${unit##*/} target=$(wanted_by "$unit")
 	install -m 0644 "$unit" "$r/etc/systemd/system/$name"
 	mkdir -p "$r/etc/systemd/system/$target.wants"
 	ln -s "/etc/systemd/system/$name" "$r/etc/systemd/system/$target.wants/$name"
@@ -55,6 +59,10 @@ chmod 0644 "$r/srv/podman/image.tar"
 # gives it 100000:65536), and two configs on the release's own
 # common.conf and userns.conf: as they are, and with LXC's fix for the
 # enforce phase (proc:rw sys:mixed instead of their auto-mounts).
+for f in common.conf userns.conf; do
+	[ -r "$r/usr/share/lxc/config/$f" ] ||
+		fail "$tar has no /usr/share/lxc/config/$f: is lxc in tests/system/packages for this release?"
+done
 mkdir -p "$r/srv/lxc/psmf/rootfs/bin" "$r/srv/lxc/psmf-fixed"
 for d in proc sys dev run tmp etc; do mkdir -p "$r/srv/lxc/psmf/rootfs/$d"; done
 install -m 0755 "$probe" "$r/srv/lxc/psmf/rootfs/bin/psmf-probe"
