@@ -51,6 +51,12 @@ system_section() {
 	echo
 	if [ -f "$build/$1/system.md" ]; then
 		cat "$build/$1/system.md"
+		if [ -f "$build/$1/system-sysctl.md" ]; then
+			echo
+			echo "A raise written in \`/etc/sysctl.d/\` at boot (\`tests/system.md\`'s second table):"
+			echo
+			cat "$build/$1/system-sysctl.md"
+		fi
 	else
 		echo "Not booted for Linux $1 in this run (\`-Dsystem_trees\`; a release run boots every tree's)."
 	fi

@@ -215,3 +215,18 @@ void sysctl_judge(const struct sysctl_case *c, const struct run *run)
 	    "sysctl.d %s over %s: systemd-sysctl's journal says nothing of the key (%s), all its lines and the kernel's read",
 	    c->file, c->boot, said ? said : "nothing");
 }
+
+void sysctl_md_row(FILE *f, const struct sysctl_case *c, const struct run *run)
+{
+	const char *seen = find_notice(run), *from = seen ? strstr(seen, NOTICE) : NULL;
+	const char *result = run->sys_sysctl_unit[0] ? run->sys_sysctl_unit + strlen("Result=") : "unsaid";
+
+	fprintf(f, "| %s | %s | %s | ", c->boot, c->file,
+		run->sys_phase[0] ? run->sys_phase : "unread");
+	if (from)
+		fprintf(f, "%s%s | ", from + strlen(NOTICE),
+			strstr(seen, WRITER) ? ", by systemd-sysctl" : ", by another process");
+	else
+		fprintf(f, "none | ");
+	fprintf(f, "%s; %s |\n", result, find_log(run, KEY) ? "named the key" : "said nothing of the key");
+}

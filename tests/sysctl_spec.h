@@ -9,6 +9,7 @@
 #define SYSCTL_SPEC_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "spec.h"
 
@@ -31,5 +32,7 @@ int sysctl_cases_load(const char *path, struct sysctl_case *c, int max,
 bool sysctl_case_follows_rule(const struct sysctl_case *c);
 /* Judge a boot's @run against @c: one tap() per check. */
 void sysctl_judge(const struct sysctl_case *c, const struct run *run);
+/* What the boot of @c gave, as a row of system-sysctl.md (no pids, no times). */
+void sysctl_md_row(FILE *f, const struct sysctl_case *c, const struct run *run);
 
 #endif

@@ -261,6 +261,7 @@ static void test_sysctl_judge(void)
 		{ "end ok\n", "", "the run did not end" },
 	};
 	struct sysctl_case none = c;
+	struct run run;
 	size_t i;
 	int n;
 
@@ -273,6 +274,18 @@ static void test_sysctl_judge(void)
 	n = judge_text(&c, edit("Result=success\n", "Result=exit-code\n"
 				"system-sysctl-log Couldn't write '4194304' to 'kernel/pid_max': Invalid argument\n"));
 	tap(n == 0, "sysctl.d: systemd-sysctl.service failed for another key, and saying so, does not count (%d checks fail)", n);
+	if (!load_run_text(raised, &run)) {
+		char *row = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&row, &len);
+
+		sysctl_md_row(f, &c, &run);
+		fclose(f);
+		tap(!strcmp(row, "| warn | enforce | enforce | from warn to enforce, by systemd-sysctl | success; said nothing of the key |\n"),
+		    "sysctl.d: the report's row says what the boot gave, without its pid: %s", row);
+		free(row);
+		run_free(&run);
+	}
 	snprintf(none.notice, sizeof(none.notice), "none");
 	n = judge_text(&none, raised);
 	tap(n > 0, "sysctl.d: a notice where the row wants none fails (%d checks fail)", n);
