@@ -14,11 +14,18 @@
  *     its exec locks and marks (and decides warn's line and implicit's
  *     flags).  Enforce allows it only through the second kind, which then
  *     lends everything.  "First" is the walk of mnt_already_visible():
- *     up to 6.7 the namespace's list, in tree order (SEQ_WALK_LIST); since 6.8 the
- *     namespace keeps its mounts in an rbtree keyed by mount id and walks
- *     it in post-order, an order set by the tree's shape, which follows
- *     every mount the namespace ever held (SEQ_WALK_ANY): then any such
- *     mount may be the one, and the model keeps every tree that may result
+ *     up to 6.7 the namespace's list, in tree order (SEQ_WALK_LIST); from
+ *     6.8 the namespace keeps its mounts in an rbtree keyed by mount id and
+ *     walks it in post-order, an order set by the tree's shape, which
+ *     follows every mount the namespace ever held (SEQ_WALK_ANY): then any
+ *     such mount may be the one, and the model keeps every tree that may
+ *     result; 7.3 walks a list of the namespace's fully visible mounts
+ *     that mnt_add_to_ns() fills with hlist_add_head(), so the mount that
+ *     joined the namespace last comes first (SEQ_WALK_NEWEST).  A copy of
+ *     the namespace joins its mounts in tree order (copy_mnt_ns()), a
+ *     mount keeps its place when it moves.  Releases 7.0 to 7.2, whose
+ *     walk the project has not read, are held to SEQ_WALK_ANY, which
+ *     admits every order.
  *  N2 a bind or clone copies the flags, locks and marks of its source; it
  *     is not itself locked against umount
  *  N3 copying the tree into a new user namespace locks every flag each
@@ -215,9 +222,18 @@ static struct decision lend(const struct decision *first,
  * mount of the walk that allows it lends the read-only lock; the first
  * through which enforce would allow it (it leaves out no flag that mount
  * locks or marks), else that same first mount, gives the rest: the exec
- * locks, the marks, and by phase the warning or the implied flags.  In list order that is one decision; in any
- * order every first mount and every preferred mount may be the ones.
+ * locks, the marks, and by phase the warning or the implied flags.  A
+ * walk in one order (the list, newest first) gives one decision; a walk
+ * in any order, one for every first mount and every preferred mount.
  */
+/* N1: mount @a comes before mount @b in a walk that is one order. */
+static int walks_before(const struct seq_state *s, int a, int b)
+{
+	if (s->walk == SEQ_WALK_NEWEST)
+		return s->m[a].order > s->m[b].order;
+	return s->m[a].order < s->m[b].order;
+}
+
 static int visible(const struct seq_state *s, int fs, int req,
 		   struct decision out[SEQ_CHOICES])
 {
@@ -233,17 +249,17 @@ static int visible(const struct seq_state *s, int fs, int req,
 		d[i] = decide(s, c, req);
 		if (d[i].verdict == REFUSE)
 			continue;
-		if (first < 0 || c->order < s->m[first].order)
+		if (first < 0 || walks_before(s, i, first))
 			first = i;
 		if (!omits(&d[i], req) &&
-		    (best < 0 || c->order < s->m[best].order))
+		    (best < 0 || walks_before(s, i, best)))
 			best = i;
 	}
 	if (first < 0) {
 		out[0] = (struct decision){ .verdict = REFUSE };
 		return 1;
 	}
-	if (s->walk == SEQ_WALK_LIST) {
+	if (s->walk != SEQ_WALK_ANY) {
 		out[0] = lend(&d[first],
 			      &d[best < 0 || !omits(&d[first], req) ? first : best]);
 		return 1;
@@ -675,8 +691,12 @@ int seq_walk_of(const char *release, enum seq_walk *walk)
 
 	if (sscanf(release, "%d.%d", &major, &minor) != 2)
 		return -1;
-	*walk = major > 6 || (major == 6 && minor >= 8) ? SEQ_WALK_ANY
-							 : SEQ_WALK_LIST;
+	if (major > 7 || (major == 7 && minor >= 3))
+		*walk = SEQ_WALK_NEWEST;
+	else if (major == 7 || (major == 6 && minor >= 8))
+		*walk = SEQ_WALK_ANY;
+	else
+		*walk = SEQ_WALK_LIST;
 	return 0;
 }
 

@@ -30,6 +30,7 @@ enum seq_mutation {
 enum seq_walk {
 	SEQ_WALK_LIST,	/* the namespace's list, in tree order (up to 6.7) */
 	SEQ_WALK_ANY,	/* an rbtree's post-order: any (6.8 on) */
+	SEQ_WALK_NEWEST, /* the list of visible mounts, newest first (7.3) */
 };
 
 struct seq_mount {
@@ -41,7 +42,7 @@ struct seq_mount {
 	int locks;	/* F_* that may not be cleared (MNT_LOCK_*) */
 	int marks;	/* exec F_* that warn or lock (MNT_WARN_*) */
 	int locked;	/* MNT_LOCKED: may not be unmounted or moved */
-	long order;	/* place in the namespace's list of mounts */
+	long order;	/* when it joined the namespace's list of mounts */
 	long attach;	/* when it was attached where it is */
 };
 

@@ -2,7 +2,7 @@
 /*
  * The walk of mnt_already_visible() in the sequence model (seq_model.c
  * N1): 6.1 takes the first visible mount of the namespace's list, 6.12
- * any of them.  The expectations are worked out from that rule, not taken
+ * any of them, 7.3 the one that joined the namespace last.  The expectations are worked out from that rule, not taken
  * from a kernel run.
  */
 #define _GNU_SOURCE
@@ -74,8 +74,9 @@ static void test_walk_of(void)
 	} cases[] = {
 		{ "6.1.158", 0, SEQ_WALK_LIST }, { "6.7.12", 0, SEQ_WALK_LIST },
 		{ "6.8.0", 0, SEQ_WALK_ANY }, { "6.12.118", 0, SEQ_WALK_ANY },
-		{ "7.0", 0, SEQ_WALK_ANY }, { "5.10.0-34-amd64", 0, SEQ_WALK_LIST },
-		{ "linux", -1, 0 },
+		{ "7.0", 0, SEQ_WALK_ANY }, { "7.2.9", 0, SEQ_WALK_ANY },
+		{ "7.3.4", 0, SEQ_WALK_NEWEST }, { "8.0", 0, SEQ_WALK_NEWEST },
+		{ "5.10.0-34-amd64", 0, SEQ_WALK_LIST }, { "linux", -1, 0 },
 	};
 	size_t i;
 	int ok = 1;
@@ -87,28 +88,43 @@ static void test_walk_of(void)
 		ok = ok && ret == cases[i].ret &&
 		     (ret || (int)walk == cases[i].walk);
 	}
-	tap(ok, "seq walk: releases up to 6.7 walk the list, from 6.8 any order, an unreadable release is an error");
+	tap(ok, "seq walk: releases up to 6.7 walk the list, 6.8 to 7.2 any order, from 7.3 the newest first, an unreadable release is an error");
 }
 
+/*
+ * The nested copy lists the host's /sys before the read-only sysfs mounts
+ * (tree order), so the list's first lender is the host's /sys and the
+ * newest-first walk's is a read-only one.
+ */
 static void test_two_trees(void)
 {
+	static const struct {
+		enum seq_walk walk;
+		int allowed, refused;	/* trees that end so */
+		const char *name, *gives, *lender;
+	} cases[] = {
+		{ SEQ_WALK_LIST, 1, 0, "list", allowed,
+		  "the host's /sys, first in the list" },
+		{ SEQ_WALK_ANY, 1, 1, "any", "either that or the refusal",
+		  "any read-only-allowing visible sysfs" },
+		{ SEQ_WALK_NEWEST, 0, 1, "newest", refused,
+		  "the read-only sysfs, the newest in the copy" },
+	};
 	struct seq_op ops[16];
-	int n = parse_ops(two_trees, ops, 16), walk;
+	int n = parse_ops(two_trees, ops, 16);
+	size_t c;
 
-	for (walk = SEQ_WALK_LIST; walk <= SEQ_WALK_ANY; walk++) {
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		int yes = 0, no = 0, yes2 = 0, no2 = 0;
 		struct seq_state s;
 
-		seq_init(&s, PHASE_LEGACY, 0xa, SEQ_TRUE, walk);
+		seq_init(&s, PHASE_LEGACY, 0xa, SEQ_TRUE, cases[c].walk);
 		every_tree(&s, ops, n, allowed, &yes, &no);
 		every_tree(&s, ops, n, refused, &yes2, &no2);
-		tap(n == 6 && yes == 1 &&
-		    (walk == SEQ_WALK_LIST ? !no && !yes2 : yes2 == 1 && no == 1),
+		tap(n == 6 && yes == cases[c].allowed && yes2 == cases[c].refused &&
+		    yes + no == cases[c].allowed + cases[c].refused,
 		    "seq walk %s: %s gives %s (N1: the fresh mount takes its locks from %s)",
-		    walk == SEQ_WALK_LIST ? "list" : "any", two_trees,
-		    walk == SEQ_WALK_LIST ? allowed : "either that or the refusal",
-		    walk == SEQ_WALK_LIST ? "the host's /sys, first in the list"
-					  : "any read-only-allowing visible sysfs");
+		    cases[c].name, two_trees, cases[c].gives, cases[c].lender);
 	}
 }
 
@@ -179,11 +195,11 @@ static int check_refused(const char *start)
 static void test_check_walk(void)
 {
 	int on612 = check_refused("6.12.118"), on61 = check_refused("6.1.158");
-	int none = check_refused(NULL);
+	int on73 = check_refused("7.3.4"), none = check_refused(NULL);
 
-	tap(on612 == 0 && on61 == 1 && none == 1,
-	    "seq walk: the checker takes a refusal of the two-trees sequence from 6.12 (%d disagreements), not from 6.1 (%d) nor without a start line (%d)",
-	    on612, on61, none);
+	tap(on612 == 0 && on73 == 0 && on61 == 1 && none == 1,
+	    "seq walk: the checker takes a refusal of the two-trees sequence from 6.12 (%d disagreements) and 7.3 (%d), not from 6.1 (%d) nor without a start line (%d)",
+	    on612, on73, on61, none);
 }
 
 void test_seq_walk(const char *spec_path)
