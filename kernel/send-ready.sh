@@ -10,7 +10,8 @@
 #   and ends with the base-commit of the tree the series applies to, and
 #   To/Cc are what the tree's scripts/get_maintainer.pl names for the
 #   series (people To, lists Cc).
-# - Every patch of OUTDIR/mbox passes checkpatch.pl --strict.
+# - Every patch of OUTDIR/mbox passes checkpatch.pl --strict (kernel/checkpatch.sh;
+#   its TAP in OUTDIR/checkpatch.tap).
 #
 # usage: kernel/send-ready.sh TREE OUTDIR
 #   TREE is build/linux-VERSION, the tree meson made (the series applied).
@@ -73,14 +74,7 @@ mv "$new.tmp" "$new"
 rm -f "$out/blurb"
 grep -q '^base-commit: '"$base" "$new" || fail "the cover letter has no base-commit line"
 
-bad=0
-for p in "$out/mbox"/00[0-9][0-9]-*.patch; do
-	case $p in */0000-cover-letter.patch) continue ;; esac
-	total=$(perl scripts/checkpatch.pl --strict --no-tree "$p" 2>&1 | grep '^total:') || true
-	case $total in
-	"total: 0 errors, 0 warnings, 0 checks"*) ;;
-	*) echo "send-ready.sh: $(basename "$p"): ${total:-no checkpatch summary}" >&2; bad=1 ;;
-	esac
-done
-[ "$bad" -eq 0 ] || fail "checkpatch.pl --strict is not clean on the series"
+# shellcheck disable=SC2046
+"$here/checkpatch.sh" . $(ls "$out/mbox"/00[0-9][0-9]-*.patch | grep -v '/0000-cover-letter.patch$') \
+	>"$out/checkpatch.tap" || fail "checkpatch.pl --strict is not clean on the series: see $out/checkpatch.tap"
 echo "send-ready.sh: $(ls "$out/mbox" | wc -l) mails for Linux $made_for in $out/mbox (base-commit $base), To/Cc from scripts/get_maintainer.pl; nothing was sent"
