@@ -74,6 +74,19 @@ void check_kunit(const struct lines *ls, const char *suite)
 		    suite);
 }
 
+/* A kernel built without KUnit: no line of the suite's KTAP. */
+void check_no_kunit(const struct lines *ls, const char *suite)
+{
+	char subtest[160];
+	int i, seen = 0;
+
+	snprintf(subtest, sizeof(subtest), "# Subtest: %s", suite);
+	for (i = 0; i < ls->n; i++)
+		seen += strstr(ls->l[i], subtest) != NULL;
+	tap(!seen, "kunit %s: none, as the kernel is built without KUnit (%d KTAP lines of the suite)",
+	    suite, seen);
+}
+
 /* Cases of our suite, "ok N name" at indent 4 under "# Subtest: suite". */
 void check_kunit_cases(const struct lines *ls, const char *suite)
 {

@@ -14,6 +14,7 @@ void lines_free(struct lines *ls);
 void tail_console(const struct lines *ls, int n);
 void check_kunit(const struct lines *ls, const char *suite);
 void check_kunit_cases(const struct lines *ls, const char *suite);
+void check_no_kunit(const struct lines *ls, const char *suite);
 void check_splats(const struct lines *ls, const char *where);
 void check_splats_in(const char *console, const char *where);
 

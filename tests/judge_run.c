@@ -517,8 +517,12 @@ void judge_variant(const struct opts *o, const struct spec *spec, int mode,
 		if (run.last_begun[0] && !run_find(&run, run.last_begun))
 			printf("# the guest was in scenario %s\n", run.last_begun);
 	}
-	check_kunit(&con, "proc_sysfs_mount_flags");
-	check_kunit_cases(&con, "proc_sysfs_mount_flags");
+	if (o->no_kunit) {
+		check_no_kunit(&con, "proc_sysfs_mount_flags");
+	} else {
+		check_kunit(&con, "proc_sysfs_mount_flags");
+		check_kunit_cases(&con, "proc_sysfs_mount_flags");
+	}
 	check_splats(&con, "the boot log");
 	for (i = 0; i < sizeof(steps) / sizeof(*steps); i++)
 		if (step_wanted(o->steps, steps[i].name))

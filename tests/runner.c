@@ -45,6 +45,7 @@ void usage(void)
 		"                   [--results FILE] [--console FILE] [--tag NAME]\n"
 		"                   [--accel tcg|kvm] [--timeout S] [--run STEPS] [--scenario NAME]\n"
 		"                   [--smp N] [--memory MB] [--icount] [--seq-ops N] [--faults]\n"
+		"                   [--no-kunit]  (a kernel built without KUnit: configs/fixed.config)\n"
 		"                   [--boot-phase MODE]  (proc_sysfs_mount_flags=MODE: judged as MODE)\n"
 		"                   [--no-alone]  (leave out the scenarios that need a boot of their own)\n"
 		"                   [--tools TOOLS]  (tests/tools.md: the userspace step's verdicts)\n"
@@ -145,7 +146,7 @@ static struct opts parse_opts(int argc, char **argv)
 		{ "mutate", 1, 0, 'X' }, { "faults", 0, 0, 'F' },
 		{ "no-alone", 0, 0, 'N' }, { "no-overrides", 0, 0, 'V' },
 		{ "tools", 1, 0, 'L' }, { "image", 1, 0, 'G' },
-		{ "release", 1, 0, 'D' },
+		{ "release", 1, 0, 'D' }, { "no-kunit", 0, 0, 'K' },
 		{ 0 }
 	};
 	struct opts o = {
@@ -184,6 +185,7 @@ static struct opts parse_opts(int argc, char **argv)
 		case 'L': o.tools = optarg; break;
 		case 'G': o.image = optarg; break;
 		case 'D': o.release = optarg; break;
+		case 'K': o.no_kunit = true; break;
 		default: usage();
 		}
 	}

@@ -48,6 +48,7 @@ struct opts {
 	bool icount;	/* guest time counts instructions: for benchmarks */
 	bool no_alone;	/* boot: leave out the scenarios that need a boot of their own */
 	bool no_overrides;	/* cross: the boot overrides did not run */
+	bool no_kunit;	/* boot: the kernel is built without KUnit (configs/fixed.config) */
 	struct inputs in;
 };
 

@@ -184,6 +184,29 @@ static void test_splats(void)
 	   "no splat: the warn phase's line");
 }
 
+/*
+ * A kernel built without KUnit (configs/fixed.config): the boot is held
+ * to the suite's absence, which a console with the suite's KTAP fails.
+ */
+static void test_no_kunit(void)
+{
+	char *with[] = { "KTAP version 1", "1..1",
+			 "    # Subtest: proc_sysfs_mount_flags", "    1..1",
+			 "    ok 1 mnt_visible_decide_test", "ok 1 proc_sysfs_mount_flags" };
+	char *without[] = { "Run /init as init process", "reboot: Restarting system" };
+	struct lines w = { 6, with }, wo = { 2, without };
+	int mark = tap_quiet_start(), on_with, on_without;
+
+	check_no_kunit(&w, "proc_sysfs_mount_flags");
+	on_with = tap_quiet_stop(mark);
+	mark = tap_quiet_start();
+	check_no_kunit(&wo, "proc_sysfs_mount_flags");
+	on_without = tap_quiet_stop(mark);
+	tap(on_with == 1 && on_without == 0,
+	    "no KUnit: a boot log without the suite passes, one with its KTAP fails (%d, %d failed)",
+	    on_without, on_with);
+}
+
 static void test_model(void)
 {
 	const int exec = F_NOSUID | F_NODEV | F_NOEXEC;
@@ -625,6 +648,7 @@ int main(int argc, char **argv)
 	test_phase_cells();
 	test_judge_phase();
 	test_splats();
+	test_no_kunit();
 	test_model();
 	test_seq_model();
 	test_seq_spec(argv[1]);
