@@ -3,6 +3,7 @@
 #define REPORT_H
 
 #include "spec.h"
+#include "tool_spec.h"
 
 /* The observations of all variants, as the reports show them. */
 struct matrix {
@@ -14,9 +15,7 @@ struct matrix {
 	const struct run *tools[MAX_MODES];
 };
 
-/* compat_report.c: the real tools */
-const char *tool_verdict(const struct tool_run *t);
-const char *tool_missing(const struct tool_run *t, char *buf, size_t len);
+/* compat_report.c: the real tools (their verdicts: tool_spec.h) */
 const struct tool_run *compat_tool_in(const struct matrix *m, int i, int mode);
 bool compat_works_everywhere(const struct matrix *m, int i);
 int compat_index(const struct matrix *m, const char *name);

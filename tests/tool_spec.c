@@ -4,8 +4,68 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
 #include "tool_spec.h"
+
+/* Whether @option is one of the comma lists in @opts (words by spaces). */
+static bool has_option(const char *opts, const char *option)
+{
+	size_t n = strlen(option);
+	const char *p;
+
+	for (p = opts; (p = strstr(p, option)); p += n)
+		if ((p == opts || p[-1] == ',' || p[-1] == ' ') &&
+		    (!p[n] || p[n] == ',' || p[n] == ' '))
+			return true;
+	return false;
+}
+
+/*
+ * The first mount point the tool's config asks for that its sandboxed
+ * command did not see a proc or sysfs mount on (a tool may let a refused
+ * mount go: LXC's "optional"), or the first POINT:OPTION whose mount
+ * lacks OPTION (systemd's hidepid=, subset=), into @buf; NULL if it saw
+ * them all.
+ */
+const char *tool_missing(const struct tool_run *t, char *buf, size_t len)
+{
+	char needs[256], want[300], *p, *opt, *save;
+	int i;
+
+	snprintf(needs, sizeof(needs), "%s", t->needs);
+	for (p = strtok_r(needs, " \n", &save); p;
+	     p = strtok_r(NULL, " \n", &save)) {
+		/* POINT, or POINT:OPTION, an option its mount must show */
+		opt = strchr(p, ':');
+		snprintf(want, sizeof(want), " %.*s ",
+			 opt ? (int)(opt - p) : (int)strlen(p), p);
+		for (i = 0; i < t->n_out; i++)
+			if (!strncmp(t->out[i], "probe ", 6) &&
+			    strstr(t->out[i] + 5, want) &&
+			    (!opt || has_option(strstr(t->out[i] + 5, want) + strlen(want), opt + 1)))
+				break;
+		if (i == t->n_out) {
+			snprintf(buf, len, "%s", p);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/* works / warns / fails, from the exit status and the kernel lines */
+const char *tool_verdict(const struct tool_run *t)
+{
+	char point[256];
+	int i;
+
+	if (t->skipped[0])
+		return "skipped";
+	if (t->exit != 0 || tool_missing(t, point, sizeof(point)))
+		return "fails";
+	for (i = 0; i < t->n_lines; i++)
+		if (is_warning(t->lines[i]))
+			return "warns";
+	return "works";
+}
 
 /* "skipped": the release's tools lack what the row needs; it is not run. */
 static const char *const verdicts[] = { "works", "warns", "fails", "skipped" };

@@ -31,6 +31,13 @@ int tool_spec_load(const char *path, const char *release,
 		   struct tool_spec *ts, char *err, size_t len);
 const struct tool_expect *tool_spec_find(const struct tool_spec *ts,
 					 const char *name);
+/* A tool run's verdict: works, warns, fails (its exit, its kernel lines), skipped. */
+const char *tool_verdict(const struct tool_run *t);
+/*
+ * The first mount point @t's row needs that its command did not see (or
+ * POINT:OPTION whose mount lacks OPTION), in @buf; NULL if it saw them all.
+ */
+const char *tool_missing(const struct tool_run *t, char *buf, size_t len);
 /*
  * Whether @t, run under @mode, gave the verdict the table wants; if not,
  * @why names the row, the phase and both verdicts.
