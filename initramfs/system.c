@@ -22,6 +22,10 @@
  *   toolneeds <name> <mount point[:super option]...>
  *   toolskip <name> <why>: not run, this release's systemd is too old
  *   kmsg <name> <kernel line>
+ *   log-json <line>, log-dmesg <line>: after the rows, the kernel's log as
+ *           docs/distributions.md has an operator save it for psmf-audit
+ *           ("journalctl -k -o json", "dmesg"), line by line
+ *   log-end json|dmesg exit=<n> lines=<n>
  *   end ok
  *
  * A boot whose command line has psmf.sysctl_d=PHASE checks a raise written
@@ -35,6 +39,17 @@
  *   system-sysctl-writer ExecMainExitTimestampMonotonic=<when the file was>
  *   system-sysctl-log <a line of its journal>
  *   kmsg system <a VFS line of the kernel's log, from the boot on>
+ *
+ * A boot with psmf.grub=edit runs instead docs/distributions.md's step
+ * that puts the boot parameter in GRUB's configuration (its "```sh
+ * debian-grub" block, which tests/system/disk.sh put in DOC_GRUB) as root
+ * with sh -eu, and reports
+ *   grub-run exit=<n>
+ *   grub-out <a line of its output>
+ *   grub-linux <the arguments of a linux line of /boot/grub/grub.cfg>
+ * and the host then boots the arguments of the first such line, with
+ * psmf.grub=boot, a boot that reports the facts above and
+ *   grub-cmdline <the kernel's command line, /proc/cmdline>
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "guest.h"
@@ -56,6 +72,10 @@
 #define SYSCTL_D_FILE "/etc/sysctl.d/90-proc-sysfs-mount-flags.conf"
 #define SYSCTL_D_LINE "fs.proc_sysfs_mount_flags = %s\n"
 #define SYSCTL_D_PARAM "psmf.sysctl_d="
+#define GRUB_PARAM "psmf.grub="
+/* docs/distributions.md's debian-grub block (tests/system/disk.sh) */
+#define DOC_GRUB "/usr/local/share/psmf/doc-grub.sh"
+#define GRUB_CFG "/boot/grub/grub.cfg"
 /* The first line of a login session (tests/system.c looks for it). */
 #define SESSION_MARK "psmf-session uid="
 
@@ -223,15 +243,15 @@ static int report_system(void)
 }
 
 /*
- * The phase psmf.sysctl_d= names on the kernel's command line, in @buf:
- * the last such word, as systemd reads the command line.  NULL if the
- * boot has none; "" if its value is not a word of lowercase letters.
+ * The value of @param ("psmf.sysctl_d=") on the kernel's command line, in
+ * @buf: the last such word, as systemd reads the command line.  NULL if
+ * the boot has none; "" if its value is not a word of lowercase letters.
  */
-static const char *sysctl_d_param(char *buf, size_t len)
+static const char *cmdline_param(const char *param, char *buf, size_t len)
 {
 	char line[4096], *word, *save;
 	const char *found = NULL;
-	size_t n = strlen(SYSCTL_D_PARAM);
+	size_t n = strlen(param);
 	FILE *f = fopen("/proc/cmdline", "r");
 
 	if (!f)
@@ -240,7 +260,7 @@ static const char *sysctl_d_param(char *buf, size_t len)
 		line[0] = 0;
 	fclose(f);
 	for (word = strtok_r(line, " \n", &save); word; word = strtok_r(NULL, " \n", &save)) {
-		if (strncmp(word, SYSCTL_D_PARAM, n))
+		if (strncmp(word, param, n))
 			continue;
 		word += n;
 		found = buf;
@@ -257,7 +277,7 @@ static int write_sysctl_d(void)
 	FILE *f;
 	int bad;
 
-	if (!sysctl_d_param(phase, sizeof(phase)))
+	if (!cmdline_param(SYSCTL_D_PARAM, phase, sizeof(phase)))
 		return 0;
 	if (!phase[0]) {
 		fprintf(stderr, "psmf-system: " SYSCTL_D_PARAM " wants a phase in lowercase letters\n");
@@ -314,6 +334,96 @@ static void report_sysctl_d(void)
 	kmsg_forward_boot("system", "VFS: ");
 }
 
+/*
+ * docs/distributions.md's commands that save a host's kernel log for
+ * psmf-audit, run as its operator runs them, as root.
+ */
+static const struct {
+	const char *form;
+	const char *const argv[5];
+} log_commands[] = {
+	{ "json", { "/usr/bin/journalctl", "-k", "-o", "json", NULL } },
+	{ "dmesg", { "/usr/bin/dmesg", NULL } },
+};
+
+/*
+ * Each line @argv prints, as a log-@form record, however long (a
+ * journal entry is longer than run_captured() keeps), then its status.
+ */
+static void report_log(const char *form, const char *const *argv)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int fd[2], status = -1, lines = 0;
+	FILE *in;
+	pid_t pid;
+
+	if (pipe(fd)) {
+		report("log-end %s exit=-1 lines=0\n", form);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	in = fdopen(fd[0], "r");
+	while (in && (len = getline(&line, &cap, in)) > 0) {
+		report("log-%s %.*s\n", form, (int)(len - (line[len - 1] == '\n')), line);
+		lines++;
+	}
+	free(line);
+	if (in)
+		fclose(in);
+	else
+		close(fd[0]);
+	if (pid > 0 && waitpid(pid, &status, 0) == pid)
+		status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	report("log-end %s exit=%d lines=%d\n", form, status, lines);
+}
+
+/* psmf.grub=edit: the documented step, and the entries it made. */
+static void grub_edit(void)
+{
+	const char *step[] = { "/bin/sh", "-eu", DOC_GRUB, NULL };
+	char line[4096], first[64], image[1024];
+	int status = run_root(step, 120000), i, off;
+	FILE *f;
+
+	report("grub-run exit=%d\n", status);
+	for (i = 0; i < output.n; i++)
+		report("grub-out %s\n", output.line[i]);
+	f = fopen(GRUB_CFG, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		off = 0;
+		if (sscanf(line, " %63s %1023s %n", first, image, &off) == 2 &&
+		    !strcmp(first, "linux"))
+			report("grub-linux %s\n", off ? line + off : "");
+	}
+	if (f)
+		fclose(f);
+}
+
+/* psmf.grub=boot: the command line GRUB's entry gave. */
+static void grub_boot(void)
+{
+	char line[4096] = "";
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	if (f && !fgets(line, sizeof(line), f))
+		line[0] = 0;
+	if (f)
+		fclose(f);
+	line[strcspn(line, "\n")] = 0;
+	report("grub-cmdline %s\n", line);
+}
+
 static void run_row(const struct row *r, int systemd)
 {
 	struct spawning sp = { r->uid, r->argv };
@@ -362,12 +472,19 @@ int main(int argc, char **argv)
 	run_root(wait, BOOT_WAIT_MS);
 	systemd = report_system();
 	report_failed("boot");
-	/* A boot for /etc/sysctl.d/ checks that alone. */
-	if (sysctl_d_param(phase, sizeof(phase)))
+	/* A boot for /etc/sysctl.d/ or for GRUB checks that alone. */
+	if (cmdline_param(SYSCTL_D_PARAM, phase, sizeof(phase)))
 		report_sysctl_d();
-	else
+	else if (cmdline_param(GRUB_PARAM, phase, sizeof(phase)) && !strcmp(phase, "edit"))
+		grub_edit();
+	else if (cmdline_param(GRUB_PARAM, phase, sizeof(phase)))
+		grub_boot();	/* the host judges the word it gave */
+	else {
 		for (i = 0; i < ARRAY_SIZE(rows); i++)
 			run_row(&rows[i], systemd);
+		for (i = 0; i < ARRAY_SIZE(log_commands); i++)
+			report_log(log_commands[i].form, log_commands[i].argv);
+	}
 	/* What the rows started has settled (the user's manager, say). */
 	run_root(wait, BOOT_WAIT_MS);
 	report_failed("after");

@@ -490,6 +490,37 @@ static void rec_sysctl_log(struct run *run, const char *line)
 		run->sys_lines_cut = true;
 }
 
+static void rec_grub_run(struct run *run, const char *line)
+{
+	sscanf(line, "grub-run exit=%d", &run->grub_run);
+}
+
+/* A line of @prefix's record into @lines, if one of MAX_GRUB_LINES. */
+static void keep_grub_line(char **lines, int *n, const char *line, const char *prefix)
+{
+	if (*n < MAX_GRUB_LINES)
+		lines[(*n)++] = strdup(line + strlen(prefix));
+	else
+		fprintf(stderr, "results: more than %d %srecords, the rest not kept\n",
+			MAX_GRUB_LINES, prefix);
+}
+
+static void rec_grub_linux(struct run *run, const char *line)
+{
+	keep_grub_line(run->grub_linux, &run->n_grub_linux, line, "grub-linux ");
+}
+
+static void rec_grub_out(struct run *run, const char *line)
+{
+	keep_grub_line(run->grub_out, &run->n_grub_out, line, "grub-out ");
+}
+
+static void rec_grub_cmdline(struct run *run, const char *line)
+{
+	snprintf(run->grub_cmdline, sizeof(run->grub_cmdline), "%s",
+		 line + strlen("grub-cmdline "));
+}
+
 static void rec_kmemleak(struct run *run, const char *line)
 {
 	sscanf(line, "kmemleak leaks=%d", &run->leaks);
@@ -541,6 +572,10 @@ static const struct {
 	{ "system-sysctl-unit ", rec_sysctl_unit },
 	{ "system-sysctl-log ", rec_sysctl_log },
 	{ "system-sysctl-writer ", rec_sysctl_writer },
+	{ "grub-run ", rec_grub_run },
+	{ "grub-linux ", rec_grub_linux },
+	{ "grub-out ", rec_grub_out },
+	{ "grub-cmdline ", rec_grub_cmdline },
 };
 
 static void parse_record(struct run *run, const char *line)
@@ -607,6 +642,7 @@ int run_load(const char *path, struct run *run)
 	run->leaks = -1;
 	run->fleet_ms = -1;
 	run->docs_sh = run->docs_sysctl = -2;
+	run->grub_run = -2;
 	run->selftest_tmp_left = run->selftest_unpriv_exit = -1;
 	snprintf(run->end, sizeof(run->end), "the guest never reported its end");
 	if (!f)
@@ -646,6 +682,10 @@ void run_free(struct run *run)
 		free(run->sysctl_log[i]);
 	for (i = 0; i < run->n_sys_kmsg; i++)
 		free(run->sys_kmsg[i]);
+	for (i = 0; i < run->n_grub_linux; i++)
+		free(run->grub_linux[i]);
+	for (i = 0; i < run->n_grub_out; i++)
+		free(run->grub_out[i]);
 	free(run->x);
 	free(run->s);
 }

@@ -19,6 +19,7 @@
  *   runner system  boot a Debian system image and judge its checks;
  *   runner system-compat  the phases' runs of it side by side (system.c)
  *   runner system-sysctl  boots of it that raise in /etc/sysctl.d/ (system_sysctl.c)
+ *   runner system-grub    GRUB's step run in it, and the boot it gives (system_grub.c)
  *
  * This file parses the options; runner.h names the other pieces.
  */
@@ -71,6 +72,9 @@ void usage(void)
 		"       runner system-sysctl --mode MODE --kernel BZIMAGE --image IMG --release NAME\n"
 		"                   --tools SYSTEM_MD --dir DIR\n"
 		"                   (one boot per raise in /etc/sysctl.d/ that SYSTEM_MD's table names)\n"
+		"       runner system-grub --mode MODE --kernel BZIMAGE --image IMG --release NAME\n"
+		"                   --tools SYSTEM_MD --dir DIR\n"
+		"                   (docs/distributions.md's GRUB step, then the boot it gives)\n"
 		"       runner relate sequences-MODE=FILE...  (every phase's run of the same sequences)\n"
 		"       runner relate-trees sequences-MODE=FILE... other-sequences-MODE=FILE...\n"
 		"                   (the same, of two trees)\n"
@@ -208,6 +212,7 @@ int main(int argc, char **argv)
 		{ "relate-trees", cmd_relate_trees },
 		{ "system", cmd_system }, { "system-compat", cmd_system_compat },
 		{ "system-sysctl", cmd_system_sysctl },
+		{ "system-grub", cmd_system_grub },
 	};
 	struct opts o;
 	const char *cmd;

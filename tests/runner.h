@@ -109,6 +109,7 @@ int cmd_seqspec(const struct opts *o);
 int cmd_system(const struct opts *o);
 int cmd_system_compat(const struct opts *o);
 int cmd_system_sysctl(const struct opts *o);
+int cmd_system_grub(const struct opts *o);
 
 /* shrink.c: a boot that replays sequences; the shrinker itself */
 const char *seq_replay_boot(const struct opts *o, const char *text,

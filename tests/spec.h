@@ -29,6 +29,7 @@ enum phase { PHASES(PHASE_ENUM) MAX_MODES };
 #define MAX_TENANTS 8		/* containers of the fleet step */
 #define MAX_FLEET_LINES 512
 #define UPSTREAM_MAX_OUT 256	/* output lines kept per program */
+#define MAX_GRUB_LINES 16	/* a GRUB boot: linux lines and output kept */
 #define MAX_SYSCTL_LINES 64	/* a sysctl.d boot: journal and kernel lines kept */
 #define MAX_FAILED 16		/* failed units kept per systemctl --failed */
 
@@ -198,6 +199,12 @@ struct run {
 	int n_sys_kmsg;
 	char *sys_kmsg[MAX_SYSCTL_LINES];	/* the kernel's VFS lines of the boot */
 	bool sys_lines_cut;	/* more journal or kernel lines than kept */
+	/* A boot that checks GRUB's step (psmf.grub=edit, then =boot) */
+	int grub_run;	/* the step's exit status; -2: no record */
+	int n_grub_linux, n_grub_out;
+	char *grub_linux[MAX_GRUB_LINES];	/* the arguments of grub.cfg's linux lines */
+	char *grub_out[MAX_GRUB_LINES];	/* the step's output */
+	char grub_cmdline[1024];	/* the kernel's command line; "" if unsaid */
 };
 
 /* A judgement: whether the observation matches the cell, and why not. */

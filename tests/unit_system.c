@@ -3,7 +3,8 @@
  * A booted Debian system (initramfs/system.c, tests/system.c): its records
  * load, tests/system.md loads for every release a tree boots, and its
  * table of raises in /etc/sysctl.d/ (sysctl_spec.c) loads, refuses a bad
- * row with its cause, and judges a boot by its row.
+ * row with its cause, and judges a boot by its row; the GRUB step's two
+ * boots are judged (grub_judge.c).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grub_judge.h"
 #include "report.h"
 #include "sysctl_spec.h"
 #include "tap.h"
@@ -226,19 +228,25 @@ static int judge_text(const struct sysctl_case *c, const char *text)
 	return failed;
 }
 
+/* @text with its first @from said as @to. */
+static const char *replaced(const char *text, const char *from, const char *to)
+{
+	static char buf[2048];
+	const char *p = strstr(text, from);
+
+	if (!p) {
+		fprintf(stderr, "unit_system.c: replaced(): no '%s' in the fixture\n", from);
+		abort();
+	}
+	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(p - text), text, to,
+		 p + strlen(from));
+	return buf;
+}
+
 /* @raised with its line @from said as @to. */
 static const char *edit(const char *from, const char *to)
 {
-	static char buf[2048];
-	const char *p = strstr(raised, from);
-
-	if (!p) {
-		fprintf(stderr, "unit_system.c: edit(): no '%s' in the fixture\n", from);
-		abort();
-	}
-	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(p - raised), raised, to,
-		 p + strlen(from));
-	return buf;
+	return replaced(raised, from, to);
 }
 
 static void test_sysctl_judge(void)
@@ -291,6 +299,68 @@ static void test_sysctl_judge(void)
 	tap(n > 0, "sysctl.d: a notice where the row wants none fails (%d checks fail)", n);
 }
 
+/* GRUB's step on a warn kernel, and the boot of its first entry. */
+static const char grub_edit[] =
+	"start 6.12.57\nsystem-os trixie systemd=257\nsystem-phase warn\n"
+	"grub-run exit=0\ngrub-out Generating grub configuration file ...\n"
+	"grub-linux root=/dev/vda ro proc_sysfs_mount_flags=enforce  quiet\n"
+	"grub-linux root=/dev/vda ro single dis_ucode_ldr proc_sysfs_mount_flags=enforce\n"
+	"end ok\n";
+static const char grub_booted[] =
+	"start 6.12.57\nsystem-os trixie systemd=257\nsystem-phase enforce\n"
+	"grub-cmdline console=ttyS0 root=/dev/vda rw psmf.grub=boot root=/dev/vda ro proc_sysfs_mount_flags=enforce  quiet\n"
+	"end ok\n";
+
+/* How many checks of the GRUB judge fail on the two boots' texts. */
+static int grub_failed(const char *edit_text, const char *boot_text)
+{
+	struct run e, b;
+	int mark, failed = -1;
+
+	if (load_run_text(edit_text, &e))
+		return -1;
+	if (!load_run_text(boot_text, &b)) {
+		mark = tap_quiet_start();
+		grub_judge_edit(&e, "warn");
+		grub_judge_boot(&e, &b);
+		failed = tap_quiet_stop(mark);
+		run_free(&b);
+	}
+	run_free(&e);
+	return failed;
+}
+
+static void test_grub_judge(void)
+{
+	static const struct {
+		bool boot;	/* the change is to the second boot's text */
+		const char *from, *to, *what;
+	} wrong[] = {
+		{ false, "grub-run exit=0", "grub-run exit=1", "the step failed" },
+		{ false, "system-phase warn", "system-phase enforce", "a kernel that enforced already" },
+		{ false, " proc_sysfs_mount_flags=enforce\n", "\n", "an entry without the parameter" },
+		{ false, "=enforce  quiet", "=enforce proc_sysfs_mount_flags=enforce quiet",
+		  "the parameter twice" },
+		{ false, "=enforce  quiet", "=enforcement  quiet", "another word" },
+		{ true, "system-phase enforce", "system-phase warn", "the phase not in force" },
+		{ true, "  quiet", "", "a word of the entry missing at boot" },
+		{ true, "end ok\n", "", "the boot did not end" },
+	};
+	char text[2048];
+	size_t i;
+	int n = grub_failed(grub_edit, grub_booted);
+
+	tap(n == 0, "grub: a step that wrote the parameter in every entry, then enforced at boot, passes (%d checks fail)", n);
+	for (i = 0; i < sizeof(wrong) / sizeof(*wrong); i++) {
+		snprintf(text, sizeof(text), "%s",
+			 replaced(wrong[i].boot ? grub_booted : grub_edit, wrong[i].from, wrong[i].to));
+		n = wrong[i].boot ? grub_failed(grub_edit, text) : grub_failed(text, grub_booted);
+		tap(n > 0, "grub: %s fails (%d checks fail)", wrong[i].what, n);
+	}
+	n = grub_failed("start 6.12.57\nsystem-phase warn\ngrub-run exit=0\nend ok\n", grub_booted);
+	tap(n > 0, "grub: a step that left no linux entry fails (%d checks fail)", n);
+}
+
 void test_system(const char *spec_path)
 {
 	char dir[4096];
@@ -302,4 +372,5 @@ void test_system(const char *spec_path)
 	test_skipped_row();
 	test_sysctl_table(dir);
 	test_sysctl_judge();
+	test_grub_judge();
 }

@@ -17,12 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <json-c/json.h>
 
 #include "../spec.h"
 #include "../tap.h"
+#include "audit_json.h"
 
 #define MAX_HOSTS 8
 
@@ -51,97 +51,39 @@ static bool copy(const char *from, const char *to)
 	return ok;
 }
 
-/* Run @audit --json on @dir: its output, parsed; NULL with a comment. */
-static json_object *audit_json(const char *audit, const char *dir)
-{
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-	int fd[2], status;
-	char buf[65536];
-	json_object *j;
-	ssize_t n;
-	pid_t pid;
-
-	if (!f || pipe(fd))
-		return NULL;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fd[1], 1);
-		close(fd[0]);
-		execl(audit, audit, "--json", dir, (char *)NULL);
-		_exit(127);
-	}
-	close(fd[1]);
-	while ((n = read(fd[0], buf, sizeof(buf))) > 0)
-		fwrite(buf, 1, n, f);
-	close(fd[0]);
-	fclose(f);
-	waitpid(pid, &status, 0);
-	j = WIFEXITED(status) && !WEXITSTATUS(status) ? json_tokener_parse(out) : NULL;
-	if (!j)
-		printf("# %s --json %s: status %d, no JSON report\n", audit, dir,
-		       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	free(out);
-	return j;
-}
-
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	json_object_object_get_ex(o, key, &v);
-	return v;
-}
-
-static json_object *host_report(json_object *report, const char *name)
-{
-	json_object *hosts = get(report, "hosts");
-	size_t i;
-
-	for (i = 0; hosts && i < json_object_array_length(hosts); i++) {
-		json_object *h = json_object_array_get_idx(hosts, i);
-
-		if (!strcmp(json_object_get_string(get(h, "host")), name))
-			return h;
-	}
-	return NULL;
-}
-
 /* What @h's report counts for @t, and what it says @t's namespace lost. */
 static void counted(json_object *h, const struct tenant *t, long *count,
 		    long *lost)
 {
-	json_object *off = get(h, "offences"), *l = get(h, "lost_by_user_namespace");
+	json_object *off = audit_get(h, "offences"), *l = audit_get(h, "lost_by_user_namespace");
 	size_t i;
 
 	*count = *lost = 0;
 	for (i = 0; off && i < json_object_array_length(off); i++) {
 		json_object *o = json_object_array_get_idx(off, i);
 
-		if (!strcmp(json_object_get_string(get(o, "program")), t->comm) &&
-		    json_object_get_int64(get(o, "user_namespace")) == t->userns)
-			*count += json_object_get_int64(get(o, "count"));
+		if (!strcmp(json_object_get_string(audit_get(o, "program")), t->comm) &&
+		    json_object_get_int64(audit_get(o, "user_namespace")) == t->userns)
+			*count += json_object_get_int64(audit_get(o, "count"));
 	}
 	for (i = 0; l && i < json_object_array_length(l); i++) {
 		json_object *o = json_object_array_get_idx(l, i);
 
-		if (!strcmp(json_object_get_string(get(o, "program")), t->comm) &&
-		    json_object_get_int64(get(o, "user_namespace")) == t->userns)
-			*lost += json_object_get_int64(get(o, "lines_lost"));
+		if (!strcmp(json_object_get_string(audit_get(o, "program")), t->comm) &&
+		    json_object_get_int64(audit_get(o, "user_namespace")) == t->userns)
+			*lost += json_object_get_int64(audit_get(o, "lines_lost"));
 	}
 }
 
 /* Every offence of @h names the user namespace it came from. */
 static int unattributed(json_object *h)
 {
-	json_object *off = get(h, "offences");
+	json_object *off = audit_get(h, "offences");
 	size_t i;
 	int n = 0;
 
 	for (i = 0; off && i < json_object_array_length(off); i++)
-		n += !get(json_object_array_get_idx(off, i), "user_namespace");
+		n += !audit_get(json_object_array_get_idx(off, i), "user_namespace");
 	return n;
 }
 
@@ -165,7 +107,7 @@ static int check(bool print, bool ok, const char *fmt, ...)
 /* The report on @h against its tenants' counts; how many checks failed. */
 static int judge_host(json_object *report, const struct host *h, bool print)
 {
-	json_object *r = host_report(report, h->name);
+	json_object *r = audit_host(report, h->name);
 	int i, failed;
 
 	failed = check(print, r != NULL, "%s: the report has the host", h->name);
@@ -226,9 +168,9 @@ static void broken_turns_red(const char *audit, const char *dir,
 		fclose(in);
 	if (out)
 		fclose(out);
-	report = cut ? audit_json(audit, dir) : NULL;
+	report = cut ? audit_json(audit, NULL, dir) : NULL;
 	if (report)
-		counted(host_report(report, h->name), t, &count, &lost);
+		counted(audit_host(report, h->name), t, &count, &lost);
 	/* exactly its two checks fail: its sum, and none hidden */
 	tap(report && count + lost == t->ops - 1 &&
 	    judge_host(report, h, false) == 2,
@@ -284,7 +226,7 @@ int main(int argc, char **argv)
 	}
 	tap(usable == n, "%d of %d hosts have a fleet step's results and console", usable, n);
 	if (usable == n)
-		report = audit_json(argv[1], dir);
+		report = audit_json(argv[1], NULL, dir);
 	tap(report != NULL, "psmf-audit --json on the %d hosts' consoles gives a report", n);
 	for (i = 0; report && i < n; i++)
 		judge_host(report, &hosts[i], true);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Every shell block of a document (```sh) runs as written, in a scratch
 # directory that links to the project's files (the blocks for a host's
-# root, ```sh as-root, run in the guest: the docs step, initramfs/docs.c): the variables a block assigns for the reader to
+# root, ```sh as-root, run in the guest: the docs step, initramfs/docs.c;
+# ```sh debian-grub, run in the Debian system: TREE-system-grub): the variables a block assigns for the reader to
 # change (ver, tree, pkg) are set to the test's own, every other line is
 # run unchanged with sh -eu.  TAP on stdout, one case per block.
 #
@@ -49,7 +50,7 @@ awk '/^ *```sh$/ { inb = 1; start = NR; ind = index($0, "`") - 1; next }
      /^ *```/ && inb { inb = 0; print "END\t" start; next }
      inb { print NR "\t" substr($0, ind + 1) }' "$doc" > "$work/blocks"
 # A shell block of another kind would be run by nobody.
-grep -n '^ *```sh' "$doc" | grep -v '^[0-9]*: *```sh\( as-root\)\?$' > "$work/unknown"
+grep -n '^ *```sh' "$doc" | grep -v '^[0-9]*: *```sh\( as-root\| debian-grub\)\?$' > "$work/unknown"
 
 blocks=0
 : > "$work/script"

@@ -2,23 +2,31 @@
 # A Debian system image (tests/system/): the root file system ROOTFS.tar
 # (rootfs.sh) with the probe, psmf-system and its units (each enabled for
 # the target its WantedBy= names), an OS
-# tree for systemd-nspawn and the image podman imports, as an ext4 image
-# made by mkfs.ext4 -d (no loop mount) with a fixed UUID.  As root (the
-# files keep their owners).  Nothing is written to OUT until it is
+# tree for systemd-nspawn and the image podman imports, LXC's containers,
+# DOC's "```sh debian-grub" block (docs/distributions.md) for psmf-system
+# to run, and GRUB's configuration as an installed GRUB has it, as an ext4
+# image made by mkfs.ext4 -d (no loop mount) with a fixed UUID.  As root
+# (the files keep their owners).  Nothing is written to OUT until it is
 # complete.
 #
-# usage: tests/system/disk.sh ROOTFS.tar PROBE SYSTEM OUT.img UNIT...
+# usage: tests/system/disk.sh ROOTFS.tar PROBE SYSTEM DOC OUT.img UNIT...
 set -eu
 umask 022
 me=disk.sh
 fail() { echo "$me: error: $*" >&2; exit 1; }
-[ $# -ge 5 ] || { echo "usage: tests/system/disk.sh ROOTFS.tar PROBE SYSTEM OUT.img UNIT..." >&2; exit 2; }
-tar=$1 probe=$2 system=$3 out=$4
-shift 4
+[ $# -ge 6 ] || { echo "usage: tests/system/disk.sh ROOTFS.tar PROBE SYSTEM DOC OUT.img UNIT..." >&2; exit 2; }
+tar=$1 probe=$2 system=$3 doc=$4 out=$5
+shift 5
 uuid=5053d4f0-0000-4000-8000-000000000001
 for f in "$tar" "$probe" "$system" "$@"; do
 	[ -r "$f" ] || fail "no $f: build it first (meson compile -C BUILDDIR system-images)"
 done
+[ -r "$doc" ] || fail "no $doc: DOC is docs/distributions.md"
+# The block whose commands put the boot parameter in GRUB's configuration
+grub_step=$(awk '/^ *```sh debian-grub$/ { inb = 1; n++; ind = index($0, "`") - 1; next }
+	/^ *```/ { inb = 0 } inb { print substr($0, ind + 1) } END { if (n != 1) exit 1 }' "$doc") ||
+	fail "$doc must have one \`\`\`sh debian-grub block (GRUB's step, run by psmf-system)"
+[ -n "$grub_step" ] || fail "$doc's \`\`\`sh debian-grub block is empty"
 # The one target a unit's WantedBy= names
 wanted_by() { sed -n 's/^WantedBy=[[:space:]]*\([^[:space:]]*\)[[:space:]]*$/\1/p' "$1"; }
 for unit; do
@@ -85,8 +93,20 @@ lxc_config "lxc.mount.auto =" "lxc.mount.auto = cgroup:mixed proc:rw sys:mixed" 
 	> "$r/srv/lxc/psmf-fixed/config"
 chown -R 1000:1000 "$r/srv/lxc"
 chown -R 100000:100000 "$r/srv/lxc/psmf/rootfs"
-find "$r/usr/local" "$r/srv" "$r/etc/systemd/system" -newer "$tar" \
-	-exec touch -h -d @0 {} +
+# GRUB as an installed one has it: /etc/default/grub from grub2-common's
+# default (which grub-pc's postinst copies), root=/dev/vda rather than a
+# UUID (the kernel boots without an initramfs, which would resolve one),
+# and a stand-in kernel for update-grub to make entries of (QEMU loads
+# the real one, GRUB never runs).  Then the documented step.
+[ -r "$r/usr/share/grub/default/grub" ] ||
+	fail "$tar has no /usr/share/grub/default/grub: is grub2-common in tests/system/packages?"
+install -m 0644 "$r/usr/share/grub/default/grub" "$r/etc/default/grub"
+echo "GRUB_DISABLE_LINUX_UUID=true" >> "$r/etc/default/grub"
+mkdir -p "$r/boot/grub" "$r/usr/local/share/psmf"
+echo "a stand-in: the image's kernel is loaded by QEMU" > "$r/boot/vmlinuz-psmf"
+printf '%s\n' "$grub_step" > "$r/usr/local/share/psmf/doc-grub.sh"
+find "$r/usr/local" "$r/srv" "$r/etc/systemd/system" "$r/etc/default" "$r/boot" \
+	-newer "$tar" -exec touch -h -d @0 {} +
 E2FSPROGS_FAKE_TIME=0 mkfs.ext4 -q -F -L psmf -U "$uuid" \
 	-E "hash_seed=$uuid,root_owner=0:0" -d "$r" "$out.tmp" 2G >/dev/null ||
 	fail "mkfs.ext4 -d failed (its messages are above)"
