@@ -53,6 +53,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -399,6 +400,8 @@ static void grub_edit(void)
 	for (i = 0; i < output.n; i++)
 		report("grub-out %s\n", output.line[i]);
 	f = fopen(GRUB_CFG, "r");
+	if (!f)
+		report("grub-out " GRUB_CFG ": %s\n", strerror(errno));
 	while (f && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
 		off = 0;
@@ -408,6 +411,17 @@ static void grub_edit(void)
 	}
 	if (f)
 		fclose(f);
+}
+
+/* The kernel's log, saved as an operator saves it, once journald has it all. */
+static void report_logs(void)
+{
+	const char *sync[] = { "/usr/bin/journalctl", "--sync", NULL };
+	size_t i;
+
+	run_root(sync, 30000);
+	for (i = 0; i < ARRAY_SIZE(log_commands); i++)
+		report_log(log_commands[i].form, log_commands[i].argv);
 }
 
 /* psmf.grub=boot: the command line GRUB's entry gave. */
@@ -422,6 +436,17 @@ static void grub_boot(void)
 		fclose(f);
 	line[strcspn(line, "\n")] = 0;
 	report("grub-cmdline %s\n", line);
+}
+
+/* psmf.grub=@step: edit, or boot; another word is refused. */
+static void grub_step(const char *step)
+{
+	if (!strcmp(step, "edit"))
+		grub_edit();
+	else if (!strcmp(step, "boot"))
+		grub_boot();
+	else
+		report("grub-out " GRUB_PARAM "%s: no such step (edit, boot)\n", step);
 }
 
 static void run_row(const struct row *r, int systemd)
@@ -459,7 +484,8 @@ int main(int argc, char **argv)
 	/* QEMU runs with -no-reboot: a reboot ends it (the guest has no ACPI to power off). */
 	const char *off[] = { "/usr/bin/systemctl", "reboot", NULL };
 	struct utsname u;
-	char phase[32];
+	char phase[32] = "", step[32] = "";
+	bool sysctl_d, grub;
 	int systemd;
 	size_t i;
 
@@ -473,21 +499,20 @@ int main(int argc, char **argv)
 	systemd = report_system();
 	report_failed("boot");
 	/* A boot for /etc/sysctl.d/ or for GRUB checks that alone. */
-	if (cmdline_param(SYSCTL_D_PARAM, phase, sizeof(phase)))
+	sysctl_d = cmdline_param(SYSCTL_D_PARAM, phase, sizeof(phase)) != NULL;
+	grub = cmdline_param(GRUB_PARAM, step, sizeof(step)) != NULL;
+	if (sysctl_d)
 		report_sysctl_d();
-	else if (cmdline_param(GRUB_PARAM, phase, sizeof(phase)) && !strcmp(phase, "edit"))
-		grub_edit();
-	else if (cmdline_param(GRUB_PARAM, phase, sizeof(phase)))
-		grub_boot();	/* the host judges the word it gave */
-	else {
+	else if (grub)
+		grub_step(step);
+	else
 		for (i = 0; i < ARRAY_SIZE(rows); i++)
 			run_row(&rows[i], systemd);
-		for (i = 0; i < ARRAY_SIZE(log_commands); i++)
-			report_log(log_commands[i].form, log_commands[i].argv);
-	}
 	/* What the rows started has settled (the user's manager, say). */
 	run_root(wait, BOOT_WAIT_MS);
 	report_failed("after");
+	if (!sysctl_d && !grub)
+		report_logs();
 	report("end ok\n");
 	fflush(results);
 	run_root(off, 60000);

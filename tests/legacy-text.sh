@@ -53,7 +53,7 @@ code "$fixed/fs/namespace.o" > "$tmp/legacy.s"
 if cmp -s "$tmp/pristine.s" "$tmp/legacy.s"; then
 	echo "legacy (RUNTIME=n): the same instructions as pristine $ver ($(cut -f1 "$tmp/legacy.s" | uniq | wc -l) functions, $(wc -l < "$tmp/legacy.s") instructions)"
 else
-	diff "$tmp/pristine.s" "$tmp/legacy.s" > "$tmp/diff"
+	diff "$tmp/pristine.s" "$tmp/legacy.s" > "$tmp/diff" || :
 	fns=$(sed -n 's/^[<>] <\([^>]*\)>:.*/\1/p' "$tmp/diff" | sort -u)
 	echo "legacy (RUNTIME=n): the code differs from pristine $ver in $(echo "$fns" | wc -l) of $(cut -f1 "$tmp/legacy.s" | uniq | wc -l) functions ($(grep -c '^[<>]' "$tmp/diff") lines of the diff):"
 	echo "$fns" | sed 's/^/  /'

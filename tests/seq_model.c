@@ -23,7 +23,8 @@
  *     that mnt_add_to_ns() fills with hlist_add_head(), so the mount that
  *     joined the namespace last comes first (SEQ_WALK_NEWEST).  A copy of
  *     the namespace joins its mounts in tree order (copy_mnt_ns()), a
- *     mount keeps its place when it moves.  Releases 7.0 to 7.2, whose
+ *     propagated copy joins after the mount it copies, and a mount keeps
+ *     its place when it moves.  Releases 7.0 to 7.2, whose
  *     walk the project has not read, are held to SEQ_WALK_ANY, which
  *     admits every order.
  *  N2 a bind or clone copies the flags, locks and marks of its source; it
@@ -216,6 +217,14 @@ static struct decision lend(const struct decision *first,
 	return d;
 }
 
+/* N1: mount @a comes before mount @b in a walk that is one order. */
+static int walks_before(const struct seq_state *s, int a, int b)
+{
+	if (s->walk == SEQ_WALK_NEWEST)
+		return s->m[a].order > s->m[b].order;
+	return s->m[a].order < s->m[b].order;
+}
+
 /*
  * N1: the decisions a fresh mount may take, in @out (at least one: a
  * refusal when no visible mount allows it); returns how many.  The first
@@ -226,14 +235,6 @@ static struct decision lend(const struct decision *first,
  * walk in one order (the list, newest first) gives one decision; a walk
  * in any order, one for every first mount and every preferred mount.
  */
-/* N1: mount @a comes before mount @b in a walk that is one order. */
-static int walks_before(const struct seq_state *s, int a, int b)
-{
-	if (s->walk == SEQ_WALK_NEWEST)
-		return s->m[a].order > s->m[b].order;
-	return s->m[a].order < s->m[b].order;
-}
-
 static int visible(const struct seq_state *s, int fs, int req,
 		   struct decision out[SEQ_CHOICES])
 {

@@ -119,17 +119,21 @@ static void judge_system(const struct opts *o, int mode, const char *results,
 void boot_system(const struct opts *o, const char *tag, const char *extra,
 		 const char *results, const char *console)
 {
-	char append[512];
+	char append[2048];
 	bool timed_out;
 	long start;
 	int status;
 
 	unlink(results);
 	unlink(console);
-	snprintf(append, sizeof(append),
-		 "console=ttyS0 panic=-1 oops=panic tsc=unstable root=/dev/vda rw%s%s%s",
-		 o->boot_phase ? " proc_sysfs_mount_flags=" : "",
-		 o->boot_phase ? o->boot_phase : "", extra);
+	if (snprintf(append, sizeof(append),
+		     "console=ttyS0 panic=-1 oops=panic tsc=unstable root=/dev/vda rw%s%s%s",
+		     o->boot_phase ? " proc_sysfs_mount_flags=" : "",
+		     o->boot_phase ? o->boot_phase : "", extra) >= (int)sizeof(append)) {
+		tap(false, "%s: a kernel command line of at most %zu bytes (%s)", tag,
+		    sizeof(append) - 1, extra);
+		return;
+	}
 	start = now_ms();
 	status = run_qemu(o, append, results, console, &timed_out);
 	check_qemu(o, tag, status, timed_out);

@@ -55,7 +55,9 @@ int cmd_system_grub(const struct opts *o)
 	grub_boot(o, "edit", " psmf.grub=edit", &edit);
 	grub_judge_edit(&edit, o->mode);
 	if (edit.n_grub_linux) {
-		snprintf(extra, sizeof(extra), " psmf.grub=boot %s", edit.grub_linux[0]);
+		/* ignore_loglevel: the entry's "quiet" would hide WARN splats */
+		snprintf(extra, sizeof(extra), " psmf.grub=boot %s ignore_loglevel",
+			 edit.grub_linux[0]);
 		grub_boot(o, "boot", extra, &booted);
 		grub_judge_boot(&edit, &booted);
 	}

@@ -303,12 +303,12 @@ static void test_sysctl_judge(void)
 static const char grub_edit[] =
 	"start 6.12.57\nsystem-os trixie systemd=257\nsystem-phase warn\n"
 	"grub-run exit=0\ngrub-out Generating grub configuration file ...\n"
-	"grub-linux root=/dev/vda ro proc_sysfs_mount_flags=enforce  quiet\n"
-	"grub-linux root=/dev/vda ro single dis_ucode_ldr proc_sysfs_mount_flags=enforce\n"
+	"grub-linux root=/dev/vda ro proc_sysfs_mount_flags=warn proc_sysfs_mount_flags=enforce quiet\n"
+	"grub-linux root=/dev/vda ro single dis_ucode_ldr proc_sysfs_mount_flags=warn proc_sysfs_mount_flags=enforce\n"
 	"end ok\n";
 static const char grub_booted[] =
 	"start 6.12.57\nsystem-os trixie systemd=257\nsystem-phase enforce\n"
-	"grub-cmdline console=ttyS0 root=/dev/vda rw psmf.grub=boot root=/dev/vda ro proc_sysfs_mount_flags=enforce  quiet\n"
+	"grub-cmdline console=ttyS0 root=/dev/vda rw psmf.grub=boot root=/dev/vda ro proc_sysfs_mount_flags=warn proc_sysfs_mount_flags=enforce quiet ignore_loglevel\n"
 	"end ok\n";
 
 /* How many checks of the GRUB judge fail on the two boots' texts. */
@@ -339,11 +339,13 @@ static void test_grub_judge(void)
 		{ false, "grub-run exit=0", "grub-run exit=1", "the step failed" },
 		{ false, "system-phase warn", "system-phase enforce", "a kernel that enforced already" },
 		{ false, " proc_sysfs_mount_flags=enforce\n", "\n", "an entry without the parameter" },
-		{ false, "=enforce  quiet", "=enforce proc_sysfs_mount_flags=enforce quiet",
-		  "the parameter twice" },
-		{ false, "=enforce  quiet", "=enforcement  quiet", "another word" },
+		{ false, "=enforce quiet", "=enforce quiet proc_sysfs_mount_flags=warn",
+		  "an entry whose last word of the parameter is warn" },
+		{ false, "=warn proc_sysfs_mount_flags=enforce quiet",
+		  "=enforce proc_sysfs_mount_flags=warn quiet", "enforce before warn" },
+		{ false, "=enforce quiet", "=enforcement quiet", "another word" },
 		{ true, "system-phase enforce", "system-phase warn", "the phase not in force" },
-		{ true, "  quiet", "", "a word of the entry missing at boot" },
+		{ true, " quiet", "", "a word of the entry missing at boot" },
 		{ true, "end ok\n", "", "the boot did not end" },
 	};
 	char text[2048];

@@ -2,8 +2,9 @@
 /*
  * The walk of mnt_already_visible() in the sequence model (seq_model.c
  * N1): 6.1 takes the first visible mount of the namespace's list, 6.12
- * any of them, 7.3 the one that joined the namespace last.  The expectations are worked out from that rule, not taken
- * from a kernel run.
+ * any of them, 7.3 the one that joined the namespace last.  The
+ * expectations are worked out from that rule, not taken from a kernel
+ * run.
  */
 #define _GNU_SOURCE
 #include <stdio.h>

@@ -4,7 +4,7 @@
 # the target its WantedBy= names), an OS
 # tree for systemd-nspawn and the image podman imports, LXC's containers,
 # DOC's "```sh debian-grub" block (docs/distributions.md) for psmf-system
-# to run, and GRUB's configuration as an installed GRUB has it, as an ext4
+# to run, and GRUB's configuration (below), as an ext4
 # image made by mkfs.ext4 -d (no loop mount) with a fixed UUID.  As root
 # (the files keep their owners).  Nothing is written to OUT until it is
 # complete.
@@ -93,14 +93,20 @@ lxc_config "lxc.mount.auto =" "lxc.mount.auto = cgroup:mixed proc:rw sys:mixed" 
 	> "$r/srv/lxc/psmf-fixed/config"
 chown -R 1000:1000 "$r/srv/lxc"
 chown -R 100000:100000 "$r/srv/lxc/psmf/rootfs"
-# GRUB as an installed one has it: /etc/default/grub from grub2-common's
-# default (which grub-pc's postinst copies), root=/dev/vda rather than a
-# UUID (the kernel boots without an initramfs, which would resolve one),
-# and a stand-in kernel for update-grub to make entries of (QEMU loads
-# the real one, GRUB never runs).  Then the documented step.
+# GRUB's configuration: /etc/default/grub from grub2-common's default
+# (which grub-pc's postinst copies), with two changes: root=/dev/vda
+# rather than a UUID (the kernel boots without an initramfs, which would
+# resolve one), and proc_sysfs_mount_flags=warn in GRUB_CMDLINE_LINUX, as
+# on a host that ran its warn period with the boot parameter, which the
+# documented step must override.  A stand-in kernel for update-grub to
+# make entries of (QEMU loads the real one, GRUB never runs).  Then the
+# documented step.
 [ -r "$r/usr/share/grub/default/grub" ] ||
 	fail "$tar has no /usr/share/grub/default/grub: is grub2-common in tests/system/packages?"
-install -m 0644 "$r/usr/share/grub/default/grub" "$r/etc/default/grub"
+sed 's/^GRUB_CMDLINE_LINUX=""$/GRUB_CMDLINE_LINUX="proc_sysfs_mount_flags=warn"/' \
+	"$r/usr/share/grub/default/grub" > "$r/etc/default/grub"
+grep -q '^GRUB_CMDLINE_LINUX="proc_sysfs_mount_flags=warn"$' "$r/etc/default/grub" ||
+	fail "grub2-common's default has no GRUB_CMDLINE_LINUX=\"\" line to put the warn period's parameter in"
 echo "GRUB_DISABLE_LINUX_UUID=true" >> "$r/etc/default/grub"
 mkdir -p "$r/boot/grub" "$r/usr/local/share/psmf"
 echo "a stand-in: the image's kernel is loaded by QEMU" > "$r/boot/vmlinuz-psmf"
