@@ -28,7 +28,7 @@ if grep -q PROC_SYSFS_MOUNT_FLAGS "$tree/fs/Kconfig"; then
 fi
 [ -w "$tree" ] || fail "$tree is not writable"
 
-patches=$(grep -v '^[[:space:]]*\(#\|$\)' "$series_dir/series")
+patches=$("$dir/trees.sh" patches "$series_dir")
 files=$(for p in $patches; do
 	sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p; s,^--- a/\([^[:space:]]*\).*,\1,p' "$series_dir/$p"
 done | sort -u)

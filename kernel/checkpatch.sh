@@ -16,7 +16,8 @@ shift
 if [ $# -eq 1 ] && [ -d "$1" ]; then
 	dir=$(cd "$1" && pwd)
 	[ -r "$dir/series" ] || { echo "checkpatch.sh: $dir has no series file" >&2; exit 2; }
-	set -- $(sed -n 's|^\([^#[:space:]].*\)$|'"$dir"'/\1|p' "$dir/series")
+	# shellcheck disable=SC2046
+	set -- $("$(dirname "$0")/trees.sh" patches "$dir" | sed "s|^|$dir/|")
 fi
 [ $# -gt 0 ] || { echo "checkpatch.sh: no patch to check" >&2; exit 2; }
 n=0 failed=0

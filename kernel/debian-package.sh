@@ -56,7 +56,7 @@ made_dirs=
 trap 'rm -rf "$tmp" "$p/series.new" "$c/config.new" "$p/series.old.$$" "$c/config.old.$$"' EXIT
 trap 'exit 130' INT TERM HUP
 mkdir "$tmp"
-patches=$(grep -v '^[[:space:]]*\(#\|$\)' "$series/series")
+patches=$("$here/kernel/trees.sh" patches "$series")
 for f in $patches; do
 	cp "$series/$f" "$tmp/$f"
 done

@@ -42,7 +42,7 @@ GIT_AUTHOR_DATE="2015-06-03 23:35:30 +0000" GIT_COMMITTER_DATE="2015-06-03 23:35
 	git commit -q -m "Linux $made_for (Debian's linux-source-${made_for%.*})"
 base=$(git rev-parse HEAD)
 # shellcheck disable=SC2046
-git am -q --committer-date-is-author-date $(sed -n 's|^\([^#].*\)$|'"$series"'/\1|p' "$series/series") ||
+git am -q --committer-date-is-author-date $("$here/trees.sh" patches "$series" | sed "s|^|$series/|") ||
 	fail "git am of $series onto pristine Linux $made_for failed"
 
 # The people and lists the tree's MAINTAINERS names for the series, as

@@ -8,6 +8,8 @@
 #                                        an error naming the versions made for
 #        kernel/trees.sh made-for DIR    the exact version the series in DIR
 #                                        was made against (its cover letter)
+#        kernel/trees.sh patches DIR     the patches DIR/series lists, in
+#                                        order, one file name per line
 #        kernel/trees.sh suite VERSION   the Debian suite tests/setup fetches
 #                                        the tree's packages from, or nothing
 #                                        where apt installs them
@@ -57,6 +59,13 @@ made-for)
 	[ -n "$v" ] || fail "$2/0000-cover-letter.patch does not say which linux-source version (X.Y.Z) the series was made against"
 	echo "$v"
 	;;
+patches)
+	# the one reading of a series file: blank lines and # comments skipped
+	[ $# -eq 2 ] || fail "usage: trees.sh patches SERIES_DIR"
+	[ -r "$2/series" ] || fail "$2 has no series file"
+	sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' "$2/series" | grep -v '^\(#\|$\)' ||
+		fail "$2/series lists no patch"
+	;;
 suite)
 	[ $# -eq 2 ] || fail "usage: trees.sh suite VERSION"
 	suite "$2"
@@ -66,5 +75,5 @@ root)
 	s=$(suite "$2")
 	[ -z "$s" ] || echo "$3/debian/root"
 	;;
-*) fail "unknown command '$1': none, version TREE, series TREE, made-for SERIES_DIR, suite VERSION or root VERSION BUILDDIR" ;;
+*) fail "unknown command '$1': none, version TREE, series TREE, made-for SERIES_DIR, patches SERIES_DIR, suite VERSION or root VERSION BUILDDIR" ;;
 esac

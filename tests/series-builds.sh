@@ -31,7 +31,7 @@ for m in $modes; do
 		exit 1
 	}
 done
-patches=$(grep -v '^[[:space:]]*\(#\|$\)' "$series/series")
+patches=$("$here/kernel/trees.sh" patches "$series")
 n=$(echo "$patches" | wc -l)
 echo "TAP version 13"
 echo "1..$n"
