@@ -28,7 +28,7 @@ not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 
 # The files the series touches, relative to a tree.
 touched_files() {
-	for p in $(grep -v '^[[:space:]]*\(#\|$\)' "$series/series"); do
+	for p in $("$here/kernel/trees.sh" patches "$series"); do
 		sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p' "$series/$p"
 	done | sort -u
 }
