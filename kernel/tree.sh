@@ -14,9 +14,7 @@ fail() { echo "tree.sh: error: $*" >&2; rm -f "$stamp" "$applied/ok"; exit 1; }
 made_for=$("$(dirname "$0")/trees.sh" made-for "$series_dir") || fail "no series in $series_dir"
 want=${made_for%.*}
 [ -r "$tarball" ] || fail "kernel tarball $tarball not found: install it with 'apt-get install linux-source-$want', or name another Linux $want tarball with -Dtarballs=$want=PATH"
-[ -r "$series_dir/series" ] || fail "$series_dir/series not found"
-
-patches=$(grep -v '^[[:space:]]*\(#\|$\)' "$series_dir/series")
+patches=$("$(dirname "$0")/trees.sh" patches "$series_dir") || fail "no patches in $series_dir/series"
 for p in $patches; do
 	[ -r "$series_dir/$p" ] || fail "$series_dir/series names $p, which does not exist"
 done
