@@ -22,9 +22,20 @@
 # The main job (tests/run-matrix) = B's build + its tests; its bound:
 # at most 1.3 x (A's build + the same tests).
 #
-# usage: bench-build.sh SRCDIR WORKDIR TREES
+# usage: bench-build.sh SRCDIR WORKDIR TREES [BUILDDIR]
+#   BUILDDIR: a build directory where tests/setup fetched the trees that
+#   Debian 12 lacks (7.3): their tarballs are taken from there.
 set -eu
-src=$(cd "$1" && pwd) work=$2 trees=$(echo "$3" | tr , ' ')
+src=$(cd "$1" && pwd) work=$2 trees=$(echo "$3" | tr , ' ') fetched=${4:-}
+# -Dtarballs for the trees fetched into BUILDDIR
+tarballs=
+for tv in $trees; do
+	root=$("$src/kernel/trees.sh" root "$tv" "${fetched:-/nonexistent}")
+	[ -z "$root" ] && continue
+	tb=$root/usr/src/linux-source-$tv.tar.xz
+	[ -r "$tb" ] || { echo "bench-build: Linux $tv comes from another Debian suite and $tb is missing: run tests/setup on a build directory and pass it as BUILDDIR" >&2; exit 1; }
+	tarballs="${tarballs:+$tarballs,}$tv=$tb"
+done
 first=${trees%% *}
 rm -rf "$work"
 mkdir -p "$work/src" "$work/snapshot"
@@ -67,7 +78,8 @@ src=$work/snapshot
 # build DIR SRC MODES TREE: setup and compile; sets $t_build, $c_build, $objs.
 build() {
 	cpu; c=$cpu_now; t=$(now)
-	quiet meson setup "$1" "$2" -Dmodes="$3" -Dtrees="$4" -Ddebug_trees=none
+	quiet meson setup "$1" "$2" -Dmodes="$3" -Dtrees="$4" -Ddebug_trees=none \
+		${tarballs:+"-Dtarballs=$tarballs"}
 	quiet meson compile -C "$1" $main_targets
 	t_build=$(since "$t")
 	cpu; c_build=$(echo "$cpu_now - $c" | bc)
