@@ -14,7 +14,7 @@
  *
  *   start <kernel release>
  *   system-os <VERSION_CODENAME> systemd=<its version, 0 if unread>
- *   system-phase <fs.proc_sysfs_mount_flags, as /proc/sys reads it>
+ *   system-phase <fs.proc_sysfs_mount_flags, as cat /proc/sys/... reads it>
  *   system-failed <boot|after> <unit>|-|systemctl-failed   (systemctl --failed)
  *   tool <name> version=<package>=<Debian version> uid=<n> exit=<n> ms=<n>
  *   toolout <name> <line of its output>; a user's row's first is
@@ -31,8 +31,9 @@
  * A boot whose command line has psmf.sysctl_d=PHASE checks a raise written
  * in /etc/sysctl.d/ instead of the rows: psmf-sysctl-d.service, ordered
  * before systemd-sysctl.service, runs "psmf-system --sysctl-d", which
- * writes docs/distributions.md's file with that phase, as an admin would
- * have before the boot; then this reports, besides the facts above,
+ * runs docs/distributions.md's as-root blocks (DOC_AS_ROOT) with that
+ * phase where the recipe says enforce, as an admin would have before the
+ * boot; then this reports, besides the facts above,
  *   system-sysctl-d <the phase the file says>|absent
  *   system-sysctl-unit Result=<its Result>  (systemd-sysctl.service)
  *   system-sysctl-unit ExecMainStartTimestampMonotonic=<when it started>
@@ -43,10 +44,11 @@
  * A boot with psmf.grub=edit runs instead docs/distributions.md's step
  * that puts the boot parameter in GRUB's configuration (its "```sh
  * debian-grub" block, which tests/system/disk.sh put in DOC_GRUB) as root
- * with sh -eu, and reports
- *   grub-run exit=<n>
- *   grub-out <a line of its output>
+ * with sh -eu, then the step back (debian-grub-undo), and reports
+ *   grub-run exit=<n>, grub-undo-run exit=<n>
+ *   grub-out <a line of their output>
  *   grub-linux <the arguments of a linux line of /boot/grub/grub.cfg>
+ *   grub-undo-linux <the same, after the step back>
  * and the host then boots the arguments of the first such line, with
  * psmf.grub=boot, a boot that reports the facts above and
  *   grub-cmdline <the kernel's command line, /proc/cmdline>
@@ -71,11 +73,17 @@
 #define PHASE_SYSCTL "/proc/sys/fs/proc_sysfs_mount_flags"
 /* docs/distributions.md's recipe: the file and its line */
 #define SYSCTL_D_FILE "/etc/sysctl.d/90-proc-sysfs-mount-flags.conf"
-#define SYSCTL_D_LINE "fs.proc_sysfs_mount_flags = %s\n"
+/* the words of its line that name the phase, "enforce" in the recipe */
+#define SYSCTL_D_WORDS "fs.proc_sysfs_mount_flags = "
+#define SYSCTL_D_RECIPE SYSCTL_D_WORDS "enforce"
 #define SYSCTL_D_PARAM "psmf.sysctl_d="
 #define GRUB_PARAM "psmf.grub="
-/* docs/distributions.md's debian-grub block (tests/system/disk.sh) */
-#define DOC_GRUB "/usr/local/share/psmf/doc-grub.sh"
+/* docs/distributions.md's blocks that tests/system/disk.sh put in the image */
+#define DOC_AS_ROOT "/usr/local/share/psmf/doc-as-root.sh"
+#define DOC_GRUB "/usr/local/share/psmf/doc-debian-grub.sh"
+#define DOC_GRUB_UNDO "/usr/local/share/psmf/doc-debian-grub-undo.sh"
+/* the as-root blocks with the phase of psmf.sysctl_d= */
+#define RUN_AS_ROOT "/run/psmf-doc-as-root.sh"
 #define GRUB_CFG "/boot/grub/grub.cfg"
 /* The first line of a login session (tests/system.c looks for it). */
 #define SESSION_MARK "psmf-session uid="
@@ -128,6 +136,9 @@ static const struct row rows[] = {
 	  IN_USERNS("-pf", "mount -t proc proc /proc"), 0 },
 	{ "mount-proc-nosuid-nodev-noexec", GUEST_UID, "mount", NULL,
 	  IN_USERNS("-pf", "mount -t proc -o nosuid,nodev,noexec proc /proc"), 0 },
+	/* docs/distributions.md's way round util-linux 2.41's fsmount(2) */
+	{ "mount-proc-force-mount2", GUEST_UID, "mount", NULL,
+	  IN_USERNS("-pf", "LIBMOUNT_FORCE_MOUNT2=always mount -t proc -o nosuid,nodev,noexec proc /proc"), 0 },
 	{ "mount-sysfs", GUEST_UID, "mount", NULL,
 	  IN_USERNS("-n", "mount -t sysfs sysfs /sys"), 0 },
 	{ "mount-sysfs-nosuid-nodev-noexec", GUEST_UID, "mount", NULL,
@@ -222,6 +233,7 @@ static void report_failed(const char *when)
 static int report_system(void)
 {
 	const char *version[] = { "/usr/bin/systemctl", "--version", NULL };
+	const char *cat[] = { "/usr/bin/cat", PHASE_SYSCTL, NULL };
 	char line[256], codename[64] = "unknown", phase[32] = "unreadable";
 	int systemd;
 	FILE *f = fopen("/etc/os-release", "r");
@@ -234,11 +246,10 @@ static int report_system(void)
 	if (!output.n || sscanf(output.line[0], "systemd %d", &systemd) != 1)
 		systemd = 0;
 	report("system-os %s systemd=%d\n", codename, systemd);
-	f = fopen(PHASE_SYSCTL, "r");
-	if (f && fscanf(f, "%31s", phase) != 1)
+	/* as docs/distributions.md has an admin read it */
+	if (run_root(cat, 20000) || output.n != 1 ||
+	    sscanf(output.line[0], "%31s", phase) != 1)
 		snprintf(phase, sizeof(phase), "unreadable");
-	if (f)
-		fclose(f);
 	report("system-phase %s\n", phase);
 	return systemd;
 }
@@ -271,10 +282,16 @@ static const char *cmdline_param(const char *param, char *buf, size_t len)
 	return found;
 }
 
-/* psmf-system --sysctl-d: the file, before systemd-sysctl reads it. */
+/*
+ * psmf-system --sysctl-d: docs/distributions.md's as-root blocks, before
+ * systemd-sysctl reads /etc/sysctl.d/, as an admin would have run them
+ * before the boot, with psmf.sysctl_d='s phase where the recipe has
+ * enforce; run by sh -eu in place of this program.
+ */
 static int write_sysctl_d(void)
 {
-	char phase[32];
+	char phase[32], doc[4096], *at;
+	size_t n;
 	FILE *f;
 	int bad;
 
@@ -284,17 +301,26 @@ static int write_sysctl_d(void)
 		fprintf(stderr, "psmf-system: " SYSCTL_D_PARAM " wants a phase in lowercase letters\n");
 		return 1;
 	}
-	f = fopen(SYSCTL_D_FILE, "w");
-	if (!f) {
-		perror(SYSCTL_D_FILE);
+	f = fopen(DOC_AS_ROOT, "r");
+	n = f ? fread(doc, 1, sizeof(doc) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	doc[n] = 0;
+	at = strstr(doc, SYSCTL_D_RECIPE);
+	if (!at || strstr(at + 1, SYSCTL_D_RECIPE) || n == sizeof(doc) - 1) {
+		fprintf(stderr, "psmf-system: " DOC_AS_ROOT " must say '" SYSCTL_D_RECIPE "' once\n");
 		return 1;
 	}
-	bad = fprintf(f, SYSCTL_D_LINE, phase) < 0;
-	if (fclose(f) || bad) {
-		perror(SYSCTL_D_FILE);
+	f = fopen(RUN_AS_ROOT, "w");
+	bad = !f || fprintf(f, "%.*s" SYSCTL_D_WORDS "%s%s", (int)(at - doc), doc, phase,
+			    at + strlen(SYSCTL_D_RECIPE)) < 0;
+	if ((f && fclose(f)) || bad) {
+		perror(RUN_AS_ROOT);
 		return 1;
 	}
-	return 0;
+	execl("/bin/sh", "sh", "-eu", RUN_AS_ROOT, (char *)NULL);
+	perror("/bin/sh");
+	return 1;
 }
 
 /* What systemd-sysctl made of the file, and what the kernel said. */
@@ -388,18 +414,13 @@ static void report_log(const char *form, const char *const *argv)
 	report("log-end %s exit=%d lines=%d\n", form, status, lines);
 }
 
-/* psmf.grub=edit: the documented step, and the entries it made. */
-static void grub_edit(void)
+/* Each linux line of grub.cfg: its arguments after the image's path. */
+static void report_linux_lines(const char *record)
 {
-	const char *step[] = { "/bin/sh", "-eu", DOC_GRUB, NULL };
 	char line[4096], first[64], image[1024];
-	int status = run_root(step, 120000), i, off;
-	FILE *f;
+	FILE *f = fopen(GRUB_CFG, "r");
+	int off;
 
-	report("grub-run exit=%d\n", status);
-	for (i = 0; i < output.n; i++)
-		report("grub-out %s\n", output.line[i]);
-	f = fopen(GRUB_CFG, "r");
 	if (!f)
 		report("grub-out " GRUB_CFG ": %s\n", strerror(errno));
 	while (f && fgets(line, sizeof(line), f)) {
@@ -407,10 +428,30 @@ static void grub_edit(void)
 		off = 0;
 		if (sscanf(line, " %63s %1023s %n", first, image, &off) == 2 &&
 		    !strcmp(first, "linux"))
-			report("grub-linux %s\n", off ? line + off : "");
+			report("%s %s\n", record, off ? line + off : "");
 	}
 	if (f)
 		fclose(f);
+}
+
+/* Run documented step @path as root with sh -eu; its status and output. */
+static void run_doc_step(const char *path, const char *record)
+{
+	const char *step[] = { "/bin/sh", "-eu", path, NULL };
+	int status = run_root(step, 120000), i;
+
+	report("%s exit=%d\n", record, status);
+	for (i = 0; i < output.n; i++)
+		report("grub-out %s\n", output.line[i]);
+}
+
+/* psmf.grub=edit: the documented step and the entries it made; then back. */
+static void grub_edit(void)
+{
+	run_doc_step(DOC_GRUB, "grub-run");
+	report_linux_lines("grub-linux");
+	run_doc_step(DOC_GRUB_UNDO, "grub-undo-run");
+	report_linux_lines("grub-undo-linux");
 }
 
 /* The kernel's log, saved as an operator saves it, once journald has it all. */

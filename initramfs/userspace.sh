@@ -34,10 +34,8 @@ for spec; do
 	done
 done
 mkdir -p "$stage/root/bin" "$stage/root/srv/podman" "$stage/image/bin"
-awk '/^ *```sh as-root$/ { inb = 1; ind = index($0, "`") - 1; next }
-     /^ *```/ { inb = 0 } inb { print substr($0, ind + 1) }' "$doc" > "$stage/root/doc-as-root.sh"
-[ -s "$stage/root/doc-as-root.sh" ] ||
-	{ echo "userspace.sh: $doc has no \`\`\`sh as-root block: the docs step would run nothing" >&2; exit 1; }
+# the docs step runs DOC's as-root blocks (tests/docs/blocks.sh refuses a DOC without one)
+"$(dirname "$0")/../tests/docs/blocks.sh" as-root "$doc" > "$stage/root/doc-as-root.sh"
 install -m 0755 "$probe" "$stage/root/bin/psmf-probe"
 # The image that podman imports: the probe alone, as a reproducible tar.
 install -m 0755 "$probe" "$stage/image/bin/psmf-probe"

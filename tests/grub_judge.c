@@ -10,6 +10,8 @@
 /* The boot parameter the block adds (docs/distributions.md, recipe step 2) */
 #define GRUB_PARAM "proc_sysfs_mount_flags="
 #define GRUB_PHASE "enforce"
+/* what the image's /etc/default/grub passes (tests/system/disk.sh) */
+#define IMAGE_PHASE "warn"
 
 /*
  * The value of the last @param word of @line, in @buf, as the kernel
@@ -53,29 +55,45 @@ static bool has_all_words(const char *cmdline, const char *args)
 	return true;
 }
 
-void grub_judge_edit(const struct run *edit, const char *built)
+/*
+ * How many of the @n linux lines do not end their GRUB_PARAM words with
+ * @phase; each printed.
+ */
+static int not_ending_with(char *const *lines, int n, const char *phase)
 {
 	char value[32];
 	int i, bad = 0;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(last_value(lines[i], GRUB_PARAM, value, sizeof(value)), phase)) {
+			printf("# grub.cfg: linux ... %s\n", lines[i]);
+			bad++;
+		}
+	return bad;
+}
+
+void grub_judge_edit(const struct run *edit, const char *built)
+{
+	int i, bad;
 
 	tap(edit->ended, "grub edit: psmf-system ran to its end (%s)", edit->end);
 	tap(!strcmp(edit->sys_phase, built),
 	    "grub edit: the kernel booted without the parameter runs %s, its built phase (/proc/sys: %s)",
 	    built, edit->sys_phase[0] ? edit->sys_phase : "nothing");
-	tap(edit->grub_run == 0, "grub edit: the documented step ran as root with sh -eu (exit %d)",
-	    edit->grub_run);
-	if (edit->grub_run)
+	tap(edit->grub_run == 0 && edit->grub_undo_run == 0,
+	    "grub edit: the documented step and the step back ran as root with sh -eu (exit %d, %d)",
+	    edit->grub_run, edit->grub_undo_run);
+	if (edit->grub_run || edit->grub_undo_run)
 		for (i = 0; i < edit->n_grub_out; i++)
 			printf("#   %s\n", edit->grub_out[i]);
-	for (i = 0; i < edit->n_grub_linux; i++)
-		if (strcmp(last_value(edit->grub_linux[i], GRUB_PARAM, value, sizeof(value)),
-			   GRUB_PHASE)) {
-			printf("# grub.cfg: linux ... %s\n", edit->grub_linux[i]);
-			bad++;
-		}
+	bad = not_ending_with(edit->grub_linux, edit->n_grub_linux, GRUB_PHASE);
 	tap(edit->n_grub_linux > 0 && !bad,
 	    "grub edit: each of the %d linux lines update-grub wrote ends its " GRUB_PARAM " words with " GRUB_PHASE ", which the kernel takes (%d do not)",
 	    edit->n_grub_linux, bad);
+	bad = not_ending_with(edit->grub_undo_linux, edit->n_grub_undo_linux, IMAGE_PHASE);
+	tap(edit->n_grub_undo_linux == edit->n_grub_linux && !bad,
+	    "grub edit: after the step back, each of the %d linux lines ends them with " IMAGE_PHASE " again, /etc/default/grub's (%d do not)",
+	    edit->n_grub_undo_linux, bad);
 }
 
 void grub_judge_boot(const struct run *edit, const struct run *booted)

@@ -495,6 +495,11 @@ static void rec_grub_run(struct run *run, const char *line)
 	sscanf(line, "grub-run exit=%d", &run->grub_run);
 }
 
+static void rec_grub_undo_run(struct run *run, const char *line)
+{
+	sscanf(line, "grub-undo-run exit=%d", &run->grub_undo_run);
+}
+
 /* A line of @prefix's record into @lines, if one of MAX_GRUB_LINES. */
 static void keep_grub_line(char **lines, int *n, const char *line, const char *prefix)
 {
@@ -508,6 +513,12 @@ static void keep_grub_line(char **lines, int *n, const char *line, const char *p
 static void rec_grub_linux(struct run *run, const char *line)
 {
 	keep_grub_line(run->grub_linux, &run->n_grub_linux, line, "grub-linux ");
+}
+
+static void rec_grub_undo_linux(struct run *run, const char *line)
+{
+	keep_grub_line(run->grub_undo_linux, &run->n_grub_undo_linux, line,
+		       "grub-undo-linux ");
 }
 
 static void rec_grub_out(struct run *run, const char *line)
@@ -574,6 +585,8 @@ static const struct {
 	{ "system-sysctl-writer ", rec_sysctl_writer },
 	{ "grub-run ", rec_grub_run },
 	{ "grub-linux ", rec_grub_linux },
+	{ "grub-undo-run ", rec_grub_undo_run },
+	{ "grub-undo-linux ", rec_grub_undo_linux },
 	{ "grub-out ", rec_grub_out },
 	{ "grub-cmdline ", rec_grub_cmdline },
 };
@@ -642,7 +655,7 @@ int run_load(const char *path, struct run *run)
 	run->leaks = -1;
 	run->fleet_ms = -1;
 	run->docs_sh = run->docs_sysctl = -2;
-	run->grub_run = -2;
+	run->grub_run = run->grub_undo_run = -2;
 	run->selftest_tmp_left = run->selftest_unpriv_exit = -1;
 	snprintf(run->end, sizeof(run->end), "the guest never reported its end");
 	if (!f)
@@ -684,6 +697,8 @@ void run_free(struct run *run)
 		free(run->sys_kmsg[i]);
 	for (i = 0; i < run->n_grub_linux; i++)
 		free(run->grub_linux[i]);
+	for (i = 0; i < run->n_grub_undo_linux; i++)
+		free(run->grub_undo_linux[i]);
 	for (i = 0; i < run->n_grub_out; i++)
 		free(run->grub_out[i]);
 	free(run->x);

@@ -200,9 +200,10 @@ struct run {
 	char *sys_kmsg[MAX_SYSCTL_LINES];	/* the kernel's VFS lines of the boot */
 	bool sys_lines_cut;	/* more journal or kernel lines than kept */
 	/* A boot that checks GRUB's step (psmf.grub=edit, then =boot) */
-	int grub_run;	/* the step's exit status; -2: no record */
-	int n_grub_linux, n_grub_out;
+	int grub_run, grub_undo_run;	/* the steps' exit statuses; -2: no record */
+	int n_grub_linux, n_grub_undo_linux, n_grub_out;
 	char *grub_linux[MAX_GRUB_LINES];	/* the arguments of grub.cfg's linux lines */
+	char *grub_undo_linux[MAX_GRUB_LINES];	/* the same after the step back */
 	char *grub_out[MAX_GRUB_LINES];	/* the step's output */
 	char grub_cmdline[1024];	/* the kernel's command line; "" if unsaid */
 };

@@ -305,6 +305,9 @@ static const char grub_edit[] =
 	"grub-run exit=0\ngrub-out Generating grub configuration file ...\n"
 	"grub-linux root=/dev/vda ro proc_sysfs_mount_flags=warn proc_sysfs_mount_flags=enforce quiet\n"
 	"grub-linux root=/dev/vda ro single dis_ucode_ldr proc_sysfs_mount_flags=warn proc_sysfs_mount_flags=enforce\n"
+	"grub-undo-run exit=0\n"
+	"grub-undo-linux root=/dev/vda ro proc_sysfs_mount_flags=warn quiet\n"
+	"grub-undo-linux root=/dev/vda ro single dis_ucode_ldr proc_sysfs_mount_flags=warn\n"
 	"end ok\n";
 static const char grub_booted[] =
 	"start 6.12.57\nsystem-os trixie systemd=257\nsystem-phase enforce\n"
@@ -337,6 +340,11 @@ static void test_grub_judge(void)
 		const char *from, *to, *what;
 	} wrong[] = {
 		{ false, "grub-run exit=0", "grub-run exit=1", "the step failed" },
+		{ false, "grub-undo-run exit=0", "grub-undo-run exit=1", "the step back failed" },
+		{ false, "ro proc_sysfs_mount_flags=warn quiet", "ro proc_sysfs_mount_flags=enforce quiet",
+		  "an entry that still enforces after the step back" },
+		{ false, "grub-undo-linux root=/dev/vda ro proc_sysfs_mount_flags=warn quiet\n", "",
+		  "an entry lost by the step back" },
 		{ false, "system-phase warn", "system-phase enforce", "a kernel that enforced already" },
 		{ false, " proc_sysfs_mount_flags=enforce\n", "\n", "an entry without the parameter" },
 		{ false, "=enforce quiet", "=enforce quiet proc_sysfs_mount_flags=warn",

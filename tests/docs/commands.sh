@@ -1,13 +1,15 @@
 #!/bin/sh
 # Every shell block of a document (```sh) runs as written, in a scratch
-# directory that links to the project's files (the blocks for a host's
-# root, ```sh as-root, run in the guest: the docs step, initramfs/docs.c;
-# ```sh debian-grub, run in the Debian system: TREE-system-grub): the variables a block assigns for the reader to
-# change (ver, tree, pkg) are set to the test's own, every other line is
-# run unchanged with sh -eu.  TAP on stdout, one case per block.
+# directory that links to the project's files, with HOME a scratch
+# directory of its own (the blocks for a host's root run elsewhere:
+# ```sh as-root in the guest's docs step, initramfs/docs.c, and in the
+# Debian system, TREE-system-sysctl; ```sh debian-grub and
+# debian-grub-undo in the Debian system, TREE-system-grub).  The variables
+# a block assigns for the reader to change are set to the test's own,
+# every other line is run unchanged with sh -eu.  TAP on stdout, one case
+# per block.
 #
 #   ver   the tree's version (VERSION)
-#   tree  a pristine copy of that tree (kernel/pristine.sh)
 #   pkg   the debian/ of a linux source package (tests/debian-skeleton.sh)
 #   debian  where Debian's linux-source and linux-config packages have
 #         their files: /usr/src, or under the build directory for a tree
@@ -15,7 +17,7 @@
 #   logs/ two hosts' kernel logs from the guests (tests/audit/fixtures)
 #
 # usage: tests/docs/commands.sh DOC TREE BUILD_DIR WORKDIR
-#   TREE is build/linux-<version> (the patched tree, for pristine.sh).
+#   TREE is build/linux-<version>, whose version the blocks get.
 set -u
 doc=$1 patched=$2 build=$3 work=$4
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -33,8 +35,7 @@ for f in "$src"/*; do
 	ln -s "$f" "$work/project/$(basename "$f")"
 done
 ln -sfn "$(cd "$build" && pwd)" "$work/project/build"
-"$src/kernel/pristine.sh" "$patched" "$work/tree" > /dev/null ||
-	{ echo "Bail out! kernel/pristine.sh failed on $patched"; exit 1; }
+mkdir "$work/home"	# the reader's ~: the blocks unpack the tree there
 root=$("$src/kernel/trees.sh" root "$ver" "$build")
 "$src/tests/debian-skeleton.sh" "$work/pkg" "$ver" "$root" ||
 	{ echo "Bail out! no source package skeleton"; exit 1; }
@@ -50,21 +51,21 @@ awk '/^ *```sh$/ { inb = 1; start = NR; ind = index($0, "`") - 1; next }
      /^ *```/ && inb { inb = 0; print "END\t" start; next }
      inb { print NR "\t" substr($0, ind + 1) }' "$doc" > "$work/blocks"
 # A shell block of another kind would be run by nobody.
-grep -n '^ *```sh' "$doc" | grep -v '^[0-9]*: *```sh\( as-root\| debian-grub\)\?$' > "$work/unknown"
+grep -n '^ *```sh' "$doc" | grep -v '^[0-9]*: *```sh\( as-root\| debian-grub\| debian-grub-undo\)\?$' > "$work/unknown"
 
 blocks=0
 : > "$work/script"
 while IFS="$(printf '\t')" read -r nr text; do
 	if [ "$nr" != END ]; then
 		case $text in
-		ver=* | tree=* | pkg=* | debian=*) ;;	# the reader's values: the test sets its own
+		ver=* | pkg=* | debian=*) ;;	# the reader's values: the test sets its own
 		*) printf '%s\n' "$text" >> "$work/script" ;;
 		esac
 		continue
 	fi
 	blocks=$((blocks + 1))
 	n=$((n + 1))
-	if out=$(cd "$work/project" && ver=$ver tree=$work/tree pkg=$work/pkg \
+	if out=$(cd "$work/project" && HOME=$work/home ver=$ver pkg=$work/pkg \
 			debian=$root/usr/src sh -eu "$work/script" < /dev/null 2>&1); then
 		echo "ok $n - $doc:$text: the block runs"
 	else
@@ -77,7 +78,7 @@ done < "$work/blocks"
 
 while IFS= read -r line; do
 	n=$((n + 1)) failed=$((failed + 1))
-	echo "not ok $n - $doc:${line%%:*}: a block of neither \`\`\`sh nor \`\`\`sh as-root runs nowhere: ${line#*:}"
+	echo "not ok $n - $doc:${line%%:*}: a block of no kind a test runs (sh; sh as-root, debian-grub, debian-grub-undo) runs nowhere: ${line#*:}"
 done < "$work/unknown"
 if [ "$blocks" -eq 0 ]; then
 	n=$((n + 1)) failed=$((failed + 1))

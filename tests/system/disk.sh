@@ -3,8 +3,8 @@
 # (rootfs.sh) with the probe, psmf-system and its units (each enabled for
 # the target its WantedBy= names), an OS
 # tree for systemd-nspawn and the image podman imports, LXC's containers,
-# DOC's "```sh debian-grub" block (docs/distributions.md) for psmf-system
-# to run, and GRUB's configuration (below), as an ext4
+# DOC's "```sh as-root", "debian-grub" and "debian-grub-undo" blocks
+# (docs/distributions.md) for psmf-system to run, and GRUB's configuration (below), as an ext4
 # image made by mkfs.ext4 -d (no loop mount) with a fixed UUID.  As root
 # (the files keep their owners).  Nothing is written to OUT until it is
 # complete.
@@ -22,11 +22,12 @@ for f in "$tar" "$probe" "$system" "$@"; do
 	[ -r "$f" ] || fail "no $f: build it first (meson compile -C BUILDDIR system-images)"
 done
 [ -r "$doc" ] || fail "no $doc: DOC is docs/distributions.md"
-# The block whose commands put the boot parameter in GRUB's configuration
-grub_step=$(awk '/^ *```sh debian-grub$/ { inb = 1; n++; ind = index($0, "`") - 1; next }
-	/^ *```/ { inb = 0 } inb { print substr($0, ind + 1) } END { if (n != 1) exit 1 }' "$doc") ||
-	fail "$doc must have one \`\`\`sh debian-grub block (GRUB's step, run by psmf-system)"
-[ -n "$grub_step" ] || fail "$doc's \`\`\`sh debian-grub block is empty"
+# DOC's steps that psmf-system runs: root's (the file in /etc/sysctl.d/),
+# and GRUB's, there and back
+blocks=$(dirname "$0")/../docs/blocks.sh
+for kind in as-root debian-grub debian-grub-undo; do
+	"$blocks" "$kind" "$doc" > /dev/null || fail "psmf-system runs DOC's $kind block"
+done
 # The one target a unit's WantedBy= names
 wanted_by() { sed -n 's/^WantedBy=[[:space:]]*\([^[:space:]]*\)[[:space:]]*$/\1/p' "$1"; }
 for unit; do
@@ -110,7 +111,9 @@ grep -q '^GRUB_CMDLINE_LINUX="proc_sysfs_mount_flags=warn"$' "$r/etc/default/gru
 echo "GRUB_DISABLE_LINUX_UUID=true" >> "$r/etc/default/grub"
 mkdir -p "$r/boot/grub" "$r/usr/local/share/psmf"
 echo "a stand-in: the image's kernel is loaded by QEMU" > "$r/boot/vmlinuz-psmf"
-printf '%s\n' "$grub_step" > "$r/usr/local/share/psmf/doc-grub.sh"
+for kind in as-root debian-grub debian-grub-undo; do
+	"$blocks" "$kind" "$doc" > "$r/usr/local/share/psmf/doc-$kind.sh"
+done
 find "$r/usr/local" "$r/srv" "$r/etc/systemd/system" "$r/etc/default" "$r/boot" \
 	-newer "$tar" -exec touch -h -d @0 {} +
 E2FSPROGS_FAKE_TIME=0 mkfs.ext4 -q -F -L psmf -U "$uuid" \
