@@ -14,7 +14,8 @@
  *
  *   start <kernel release>
  *   system-os <VERSION_CODENAME> systemd=<its version, 0 if unread>
- *   system-phase <fs.proc_sysfs_mount_flags, as cat /proc/sys/... reads it>
+ *   system-phase <fs.proc_sysfs_mount_flags, as docs/distributions.md's
+ *                after-boot lines (cat of /proc/sys/...) read it>
  *   system-failed <boot|after> <unit>|-|systemctl-failed   (systemctl --failed)
  *   tool <name> version=<package>=<Debian version> uid=<n> exit=<n> ms=<n>
  *   toolout <name> <line of its output>; a user's row's first is
@@ -38,6 +39,7 @@
  *   system-sysctl-unit Result=<its Result>  (systemd-sysctl.service)
  *   system-sysctl-unit ExecMainStartTimestampMonotonic=<when it started>
  *   system-sysctl-writer ExecMainExitTimestampMonotonic=<when the file was>
+ *   system-sysctl-writer ExecMainStatus=<the exit of the doc's lines>
  *   system-sysctl-log <a line of its journal>
  *   kmsg system <a VFS line of the kernel's log, from the boot on>
  *
@@ -80,6 +82,7 @@
 #define GRUB_PARAM "psmf.grub="
 /* docs/distributions.md's blocks that tests/system/disk.sh put in the image */
 #define DOC_AS_ROOT "/usr/local/share/psmf/doc-as-root.sh"
+#define DOC_AFTER_BOOT "/usr/local/share/psmf/doc-after-boot.sh"
 #define DOC_GRUB "/usr/local/share/psmf/doc-debian-grub.sh"
 #define DOC_GRUB_UNDO "/usr/local/share/psmf/doc-debian-grub-undo.sh"
 /* the as-root blocks with the phase of psmf.sysctl_d= */
@@ -233,7 +236,7 @@ static void report_failed(const char *when)
 static int report_system(void)
 {
 	const char *version[] = { "/usr/bin/systemctl", "--version", NULL };
-	const char *cat[] = { "/usr/bin/cat", PHASE_SYSCTL, NULL };
+	const char *cat[] = { "/bin/sh", "-eu", DOC_AFTER_BOOT, NULL };
 	char line[256], codename[64] = "unknown", phase[32] = "unreadable";
 	int systemd;
 	FILE *f = fopen("/etc/os-release", "r");
@@ -246,7 +249,7 @@ static int report_system(void)
 	if (!output.n || sscanf(output.line[0], "systemd %d", &systemd) != 1)
 		systemd = 0;
 	report("system-os %s systemd=%d\n", codename, systemd);
-	/* as docs/distributions.md has an admin read it */
+	/* docs/distributions.md's after-boot lines: cat of the sysctl */
 	if (run_root(cat, 20000) || output.n != 1 ||
 	    sscanf(output.line[0], "%31s", phase) != 1)
 		snprintf(phase, sizeof(phase), "unreadable");
@@ -302,12 +305,16 @@ static int write_sysctl_d(void)
 		return 1;
 	}
 	f = fopen(DOC_AS_ROOT, "r");
-	n = f ? fread(doc, 1, sizeof(doc) - 1, f) : 0;
-	if (f)
-		fclose(f);
+	if (!f) {
+		perror(DOC_AS_ROOT);
+		return 1;
+	}
+	n = fread(doc, 1, sizeof(doc) - 1, f);
+	bad = ferror(f) || !feof(f);	/* unreadable, or too long to hold */
+	fclose(f);
 	doc[n] = 0;
 	at = strstr(doc, SYSCTL_D_RECIPE);
-	if (!at || strstr(at + 1, SYSCTL_D_RECIPE) || n == sizeof(doc) - 1) {
+	if (bad || !at || strstr(at + 1, SYSCTL_D_RECIPE)) {
 		fprintf(stderr, "psmf-system: " DOC_AS_ROOT " must say '" SYSCTL_D_RECIPE "' once\n");
 		return 1;
 	}
@@ -331,7 +338,7 @@ static void report_sysctl_d(void)
 				"-p", "ExecMainStartTimestampMonotonic",
 				"systemd-sysctl.service", NULL };
 	const char *writer[] = { "/usr/bin/systemctl", "show", "-p",
-				 "ExecMainExitTimestampMonotonic",
+				 "ExecMainExitTimestampMonotonic", "-p", "ExecMainStatus",
 				 "psmf-sysctl-d.service", NULL };
 	/*
 	 * By its identifier, not -u: it logs before journald reads the

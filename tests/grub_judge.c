@@ -91,7 +91,7 @@ void grub_judge_edit(const struct run *edit, const char *built)
 	    "grub edit: each of the %d linux lines update-grub wrote ends its " GRUB_PARAM " words with " GRUB_PHASE ", which the kernel takes (%d do not)",
 	    edit->n_grub_linux, bad);
 	bad = not_ending_with(edit->grub_undo_linux, edit->n_grub_undo_linux, IMAGE_PHASE);
-	tap(edit->n_grub_undo_linux == edit->n_grub_linux && !bad,
+	tap(edit->n_grub_undo_linux > 0 && edit->n_grub_undo_linux == edit->n_grub_linux && !bad,
 	    "grub edit: after the step back, each of the %d linux lines ends them with " IMAGE_PHASE " again, /etc/default/grub's (%d do not)",
 	    edit->n_grub_undo_linux, bad);
 }

@@ -479,6 +479,7 @@ static void rec_sysctl_writer(struct run *run, const char *line)
 {
 	sscanf(line, "system-sysctl-writer ExecMainExitTimestampMonotonic=%llu",
 	       &run->sysctl_written);
+	sscanf(line, "system-sysctl-writer ExecMainStatus=%d", &run->sysctl_writer_status);
 }
 
 static void rec_sysctl_log(struct run *run, const char *line)
@@ -656,6 +657,7 @@ int run_load(const char *path, struct run *run)
 	run->fleet_ms = -1;
 	run->docs_sh = run->docs_sysctl = -2;
 	run->grub_run = run->grub_undo_run = -2;
+	run->sysctl_writer_status = -1;
 	run->selftest_tmp_left = run->selftest_unpriv_exit = -1;
 	snprintf(run->end, sizeof(run->end), "the guest never reported its end");
 	if (!f)

@@ -194,6 +194,7 @@ struct run {
 	char sys_sysctl_unit[64];	/* systemd-sysctl.service: "Result=..." */
 	/* when it started, when the file was written (µs since boot; 0: never) */
 	unsigned long long sysctl_started, sysctl_written;
+	int sysctl_writer_status;	/* the doc's as-root blocks' exit; -1: unsaid */
 	int n_sysctl_log;
 	char *sysctl_log[MAX_SYSCTL_LINES];	/* its journal's lines */
 	int n_sys_kmsg;

@@ -199,6 +199,9 @@ void sysctl_judge(const struct sysctl_case *c, const struct run *run)
 	 * written.  (A row that raises shows it by the notice too; a row
 	 * whose write the kernel refuses has only this.)
 	 */
+	tap(run->sysctl_writer_status == 0,
+	    "sysctl.d %s over %s: docs/distributions.md's as-root lines ran with exit 0 (%d)",
+	    c->file, c->boot, run->sysctl_writer_status);
 	tap(run->sysctl_written && run->sysctl_started >= run->sysctl_written,
 	    "sysctl.d %s over %s: systemd-sysctl started after the file was written (at %llu µs; written at %llu µs)",
 	    c->file, c->boot, run->sysctl_started, run->sysctl_written);

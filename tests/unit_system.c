@@ -209,6 +209,7 @@ static const char raised[] = "start 6.12.57\nsystem-phase enforce\n"
 	"system-sysctl-d enforce\nsystem-sysctl-unit Result=success\n"
 	"system-sysctl-unit ExecMainStartTimestampMonotonic=2500000\n"
 	"system-sysctl-writer ExecMainExitTimestampMonotonic=2400000\n"
+	"system-sysctl-writer ExecMainStatus=0\n"
 	"kmsg system VFS: Mounted root (ext4 filesystem) on device 254:0.\n"
 	"kmsg system VFS: process 'systemd-sysctl' (pid 212) raised the proc and sysfs mount flags phase from warn to enforce\n"
 	"end ok\n";
@@ -264,6 +265,7 @@ static void test_sysctl_judge(void)
 		{ "Monotonic=2500000", "Monotonic=0", "systemd-sysctl never started" },
 		{ "Monotonic=2500000", "Monotonic=2300000", "systemd-sysctl started before the file was written" },
 		{ "system-sysctl-writer ExecMainExitTimestampMonotonic=2400000\n", "", "no word of the file's writing" },
+		{ "ExecMainStatus=0", "ExecMainStatus=1", "the doc's lines failed" },
 		{ "end ok\n", "system-sysctl-log Couldn't write 'warn' to 'fs/proc_sysfs_mount_flags'\nend ok\n",
 		  "systemd-sysctl's journal names the key" },
 		{ "end ok\n", "", "the run did not end" },

@@ -3,8 +3,8 @@
 # (rootfs.sh) with the probe, psmf-system and its units (each enabled for
 # the target its WantedBy= names), an OS
 # tree for systemd-nspawn and the image podman imports, LXC's containers,
-# DOC's "```sh as-root", "debian-grub" and "debian-grub-undo" blocks
-# (docs/distributions.md) for psmf-system to run, and GRUB's configuration (below), as an ext4
+# DOC's "```sh as-root", "after-boot", "debian-grub" and
+# "debian-grub-undo" blocks (docs/distributions.md) for psmf-system to run, and GRUB's configuration (below), as an ext4
 # image made by mkfs.ext4 -d (no loop mount) with a fixed UUID.  As root
 # (the files keep their owners).  Nothing is written to OUT until it is
 # complete.
@@ -25,8 +25,9 @@ done
 # DOC's steps that psmf-system runs: root's (the file in /etc/sysctl.d/),
 # and GRUB's, there and back
 blocks=$(dirname "$0")/../docs/blocks.sh
-for kind in as-root debian-grub debian-grub-undo; do
-	"$blocks" "$kind" "$doc" > /dev/null || fail "psmf-system runs DOC's $kind block"
+kinds="as-root after-boot debian-grub debian-grub-undo"
+for kind in $kinds; do
+	"$blocks" "$kind" "$doc" > /dev/null || fail "psmf-system runs DOC's $kind blocks"
 done
 # The one target a unit's WantedBy= names
 wanted_by() { sed -n 's/^WantedBy=[[:space:]]*\([^[:space:]]*\)[[:space:]]*$/\1/p' "$1"; }
@@ -111,7 +112,7 @@ grep -q '^GRUB_CMDLINE_LINUX="proc_sysfs_mount_flags=warn"$' "$r/etc/default/gru
 echo "GRUB_DISABLE_LINUX_UUID=true" >> "$r/etc/default/grub"
 mkdir -p "$r/boot/grub" "$r/usr/local/share/psmf"
 echo "a stand-in: the image's kernel is loaded by QEMU" > "$r/boot/vmlinuz-psmf"
-for kind in as-root debian-grub debian-grub-undo; do
+for kind in $kinds; do
 	"$blocks" "$kind" "$doc" > "$r/usr/local/share/psmf/doc-$kind.sh"
 done
 find "$r/usr/local" "$r/srv" "$r/etc/systemd/system" "$r/etc/default" "$r/boot" \
