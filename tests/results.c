@@ -673,36 +673,34 @@ int run_load(const char *path, struct run *run)
 	return 0;
 }
 
+/* The @n lines a record kept, each strdup()ed. */
+static void free_lines(char **lines, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(lines[i]);
+}
+
 void run_free(struct run *run)
 {
-	int i, j;
+	int i;
 
 	for (i = 0; i < run->n; i++)
-		for (j = 0; j < run->res[i].n_lines; j++)
-			free(run->res[i].lines[j]);
-	for (i = 0; i < run->n_selftest; i++)
-		free(run->selftest[i]);
+		free_lines(run->res[i].lines, run->res[i].n_lines);
+	free_lines(run->selftest, run->n_selftest);
 	for (i = 0; i < run->n_tools; i++) {
-		for (j = 0; j < run->tools[i].n_lines; j++)
-			free(run->tools[i].lines[j]);
-		for (j = 0; j < run->tools[i].n_out; j++)
-			free(run->tools[i].out[j]);
+		free_lines(run->tools[i].lines, run->tools[i].n_lines);
+		free_lines(run->tools[i].out, run->tools[i].n_out);
 	}
 	for (i = 0; i < run->n_upstream; i++)
-		for (j = 0; j < run->upstream[i].n_out; j++)
-			free(run->upstream[i].out[j]);
-	for (i = 0; i < run->n_fleet_lines; i++)
-		free(run->fleet_lines[i]);
-	for (i = 0; i < run->n_sysctl_log; i++)
-		free(run->sysctl_log[i]);
-	for (i = 0; i < run->n_sys_kmsg; i++)
-		free(run->sys_kmsg[i]);
-	for (i = 0; i < run->n_grub_linux; i++)
-		free(run->grub_linux[i]);
-	for (i = 0; i < run->n_grub_undo_linux; i++)
-		free(run->grub_undo_linux[i]);
-	for (i = 0; i < run->n_grub_out; i++)
-		free(run->grub_out[i]);
+		free_lines(run->upstream[i].out, run->upstream[i].n_out);
+	free_lines(run->fleet_lines, run->n_fleet_lines);
+	free_lines(run->sysctl_log, run->n_sysctl_log);
+	free_lines(run->sys_kmsg, run->n_sys_kmsg);
+	free_lines(run->grub_linux, run->n_grub_linux);
+	free_lines(run->grub_undo_linux, run->n_grub_undo_linux);
+	free_lines(run->grub_out, run->n_grub_out);
 	free(run->x);
 	free(run->s);
 }
