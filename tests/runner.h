@@ -91,6 +91,9 @@ int system_opts(const struct opts *o);
 /* system.c: boot the Debian system image, @extra on its command line */
 void boot_system(const struct opts *o, const char *tag, const char *extra,
 		 const char *results, const char *console);
+/* system.c: the same, into DIR/results-@tag.txt, loaded into @run, its console checked */
+void boot_system_tagged(const struct opts *o, const char *tag, const char *extra,
+			struct run *run);
 
 int cmd_boot(const struct opts *o);
 int cmd_check(const struct opts *o);

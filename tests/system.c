@@ -142,6 +142,30 @@ void boot_system(const struct opts *o, const char *tag, const char *extra,
 		   (now_ms() - start) / 1000.0, o->accel);
 }
 
+/*
+ * A boot of boot_system() whose results and console are named by @tag in
+ * the out folder: its results loaded into @run, its console checked for
+ * splats (and shown if the guest never reported its end).  The caller
+ * judges @run.
+ */
+void boot_system_tagged(const struct opts *o, const char *tag, const char *extra,
+			struct run *run)
+{
+	char results[4096], console[4096];
+	struct lines con;
+
+	snprintf(results, sizeof(results), "%s/results-%s.txt", o->dir, tag);
+	snprintf(console, sizeof(console), "%s/console-%s.log", o->dir, tag);
+	boot_system(o, tag, extra, results, console);
+	if (run_load(results, run))
+		printf("# %s: no results file\n", results);
+	lines_load(console, &con);
+	if (!run->ended)
+		tail_console(&con, 60);
+	check_splats(&con, "the boot log");
+	lines_free(&con);
+}
+
 /* Whether the options of a system boot are all there; its out folder. */
 int system_opts(const struct opts *o)
 {

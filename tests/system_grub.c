@@ -16,30 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "console.h"
 #include "grub_judge.h"
 #include "runner.h"
 #include "tap.h"
-
-/* One boot with @extra; its results in @run. */
-static void grub_boot(const struct opts *o, const char *step, const char *extra,
-		      struct run *run)
-{
-	char results[4096], console[4096], tag[64];
-	struct lines con;
-
-	snprintf(tag, sizeof(tag), "system-grub-%s", step);
-	snprintf(results, sizeof(results), "%s/results-%s.txt", o->dir, tag);
-	snprintf(console, sizeof(console), "%s/console-%s.log", o->dir, tag);
-	boot_system(o, tag, extra, results, console);
-	if (run_load(results, run))
-		printf("# %s: no results file\n", results);
-	lines_load(console, &con);
-	if (!run->ended)
-		tail_console(&con, 60);
-	check_splats(&con, "the boot log");
-	lines_free(&con);
-}
 
 int cmd_system_grub(const struct opts *o)
 {
@@ -52,13 +31,13 @@ int cmd_system_grub(const struct opts *o)
 		fprintf(stderr, "runner: system-grub takes no --boot-phase: GRUB's entry gives the phase\n");
 		return 2;
 	}
-	grub_boot(o, "edit", " psmf.grub=edit", &edit);
+	boot_system_tagged(o, "system-grub-edit", " psmf.grub=edit", &edit);
 	grub_judge_edit(&edit, o->mode);
 	if (edit.n_grub_linux) {
 		/* ignore_loglevel: the entry's "quiet" would hide WARN splats */
 		snprintf(extra, sizeof(extra), " psmf.grub=boot %s ignore_loglevel",
 			 edit.grub_linux[0]);
-		grub_boot(o, "boot", extra, &booted);
+		boot_system_tagged(o, "system-grub-boot", extra, &booted);
 		grub_judge_boot(&edit, &booted);
 	}
 	run_free(&edit);

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "console.h"
 #include "runner.h"
 #include "sysctl_spec.h"
 #include "tap.h"
@@ -21,24 +20,14 @@
 static void boot_case(const struct opts *o, const struct sysctl_case *c,
 		      struct run *run)
 {
-	char results[4096], console[4096], tag[128], extra[64];
+	char tag[128], extra[64];
 	struct opts told = *o;
-	struct lines con;
 
 	snprintf(tag, sizeof(tag), "system-sysctl-%.15s-over-%.15s", c->file, c->boot);
-	snprintf(results, sizeof(results), "%s/results-%s.txt", o->dir, tag);
-	snprintf(console, sizeof(console), "%s/console-%s.log", o->dir, tag);
 	snprintf(extra, sizeof(extra), " psmf.sysctl_d=%s", c->file);
 	told.boot_phase = c->boot;
-	boot_system(&told, tag, extra, results, console);
-	if (run_load(results, run))
-		printf("# %s: no results file\n", results);
+	boot_system_tagged(&told, tag, extra, run);
 	sysctl_judge(c, run);
-	lines_load(console, &con);
-	if (!run->ended)
-		tail_console(&con, 60);
-	check_splats(&con, "the boot log");
-	lines_free(&con);
 }
 
 /* How many of sysctl_judge()'s checks fail for @run judged by @c. */
