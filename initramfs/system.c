@@ -262,18 +262,26 @@ static int report_system(void)
  * @buf: the last such word, as systemd reads the command line.  NULL if
  * the boot has none; "" if its value is not a word of lowercase letters.
  */
+/* The kernel's command line, without its line end, in @buf ("" if unread). */
+static char *read_cmdline(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	if (!f || !fgets(buf, len, f))
+		buf[0] = 0;
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return buf;
+}
+
 static const char *cmdline_param(const char *param, char *buf, size_t len)
 {
 	char line[4096], *word, *save;
 	const char *found = NULL;
 	size_t n = strlen(param);
-	FILE *f = fopen("/proc/cmdline", "r");
 
-	if (!f)
-		return NULL;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = 0;
-	fclose(f);
+	read_cmdline(line, sizeof(line));
 	for (word = strtok_r(line, " \n", &save); word; word = strtok_r(NULL, " \n", &save)) {
 		if (strncmp(word, param, n))
 			continue;
@@ -475,15 +483,9 @@ static void report_logs(void)
 /* psmf.grub=boot: the command line GRUB's entry gave. */
 static void grub_boot(void)
 {
-	char line[4096] = "";
-	FILE *f = fopen("/proc/cmdline", "r");
+	char line[4096];
 
-	if (f && !fgets(line, sizeof(line), f))
-		line[0] = 0;
-	if (f)
-		fclose(f);
-	line[strcspn(line, "\n")] = 0;
-	report("grub-cmdline %s\n", line);
+	report("grub-cmdline %s\n", read_cmdline(line, sizeof(line)));
 }
 
 /* psmf.grub=@step: edit, or boot; another word is refused. */
