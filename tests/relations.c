@@ -20,6 +20,9 @@
  *                    mount has is never refused with EPERM, as no lock
  *                    can refuse it
  *
+ * and a boot raised to another phase, from the raise on, the same as that
+ * phase's boot (relations_raise.c).
+ *
  * Enforce takes a fresh mount's read-only lock from the first visible
  * mount it accepts, which is not legacy's where legacy's lends a flag
  * enforce requires: from there the two runs' locks may differ, and the
@@ -223,7 +226,7 @@ static enum step no_clear_no_eperm(const struct pair *x, struct tally *t,
 	return GO_ON;
 }
 
-static const struct relation relations[N_RELATIONS] = {
+static const struct relation relations[N_PHASE_RELATIONS] = {
 	{ "warn = legacy", PHASE_LEGACY, PHASE_WARN, warn_is_legacy },
 	{ "warn warns where enforce refuses", PHASE_WARN, PHASE_ENFORCE,
 	  warns_where_enforce_refuses },
@@ -249,7 +252,7 @@ int relations_check(const char *const paths[MAX_MODES],
 
 	memset(out, 0, N_RELATIONS * sizeof(*out));
 	err = rrun_load_phases(runs, paths, "sequences", why, len);
-	for (r = 0; !err && r < N_RELATIONS; r++) {
+	for (r = 0; !err && r < N_PHASE_RELATIONS; r++) {
 		const struct relation *rel = &relations[r];
 
 		out[r].name = rel->name;
@@ -257,6 +260,8 @@ int relations_check(const char *const paths[MAX_MODES],
 		rrun_relate(&runs[rel->a], &runs[rel->b], rel->a != rel->b,
 			    rel->check, &out[r]);
 	}
+	if (!err)
+		relations_raised(runs, out + N_PHASE_RELATIONS);
 	for (m = 0; m < MAX_MODES; m++)
 		rrun_free(&runs[m]);
 	return err;

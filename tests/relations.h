@@ -11,7 +11,9 @@
 
 #include "spec.h"
 
-#define N_RELATIONS 8
+#define N_PHASE_RELATIONS 8	/* between the boots of two phases */
+#define N_RAISE_RELATIONS 6	/* a raised boot and its new phase's */
+#define N_RELATIONS (N_PHASE_RELATIONS + N_RAISE_RELATIONS)
 #define RKEEP 3			/* violations kept in full per relation */
 
 /* What one relation found over all sequences. */

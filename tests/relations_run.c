@@ -21,14 +21,24 @@ static struct rseq *new_seq(struct rrun *r, int id, int host)
 		if (!r->seq)
 			abort();
 	}
+	/* a raise lasts for the rest of the boot */
+	int now = r->n ? r->seq[r->n - 1].to : r->phase;
+
 	r->seq[r->n] = (struct rseq){ .id = id, .host = host,
-				      .first = r->n_ops };
+				      .first = r->n_ops, .from = now,
+				      .to = now, .raise_at = -1 };
 	return &r->seq[r->n++];
 }
 
 /* Add @o to @r's last sequence, which its records must continue. */
 static void add_op(struct rrun *r, const struct rop *o)
 {
+	struct rseq *s = &r->seq[r->n - 1];
+
+	if (o->op.kind == SQ_RAISE && rop_ok(o) && o->op.phase > s->to) {
+		s->raise_at = s->n;
+		s->to = o->op.phase;
+	}
 	if (r->n_ops == r->cap_ops) {
 		r->cap_ops = r->cap_ops ? 2 * r->cap_ops : 4096;
 		r->ops = realloc(r->ops, r->cap_ops * sizeof(*r->ops));
@@ -36,7 +46,7 @@ static void add_op(struct rrun *r, const struct rop *o)
 			abort();
 	}
 	r->ops[r->n_ops++] = *o;
-	r->seq[r->n - 1].n++;
+	s->n++;
 }
 
 static void note_warned(struct rrun *r, long t, int lines)
@@ -112,6 +122,7 @@ int rrun_load(struct rrun *r, const char *path, int phase, char *why,
 	int id, host;
 
 	r->path = path;
+	r->phase = phase;
 	r->raised_id = INT_MAX;
 	f = fopen(path, "r");
 	if (!f) {
@@ -133,8 +144,7 @@ int rrun_load(struct rrun *r, const char *path, int phase, char *why,
 			}
 			add_op(r, &o);
 			note_warned(r, o.t, o.w + o.pw);
-			if (o.op.kind == SQ_RAISE && !strcmp(o.ret, "0") &&
-			    o.op.phase > phase && id < r->raised_id)
+			if (r->seq[r->n - 1].to > phase && id < r->raised_id)
 				r->raised_id = id;
 		} else if (sscanf(line, "sequences-end seed=%lu %*s ops=%ld",
 				  &r->seed, &r->end_ops) == 2) {
@@ -184,7 +194,7 @@ int rop_same_state(const struct rop *a, const struct rop *b)
 	       !memcmp(a->l, b->l, sizeof(a->l));
 }
 
-static const struct rseq *find_seq(const struct rrun *r, int id)
+const struct rseq *rrun_find_seq(const struct rrun *r, int id)
 {
 	int i;
 
@@ -194,8 +204,8 @@ static const struct rseq *find_seq(const struct rrun *r, int id)
 	return NULL;
 }
 
-static void keep(struct tally *t, const struct rrun *r, const struct rseq *s,
-		 int upto, const char *why)
+void rrun_keep(struct tally *t, const struct rrun *r, const struct rseq *s,
+	       int upto, const char *why)
 {
 	char *k;
 	size_t off;
@@ -234,7 +244,7 @@ static void compare_seq(const struct rrun *ra, const struct rrun *rb,
 		t->ops++;
 		st = check(&x, t, why, sizeof(why));
 		if (st == VIOLATION)
-			keep(t, ra, sa, n, why);
+			rrun_keep(t, ra, sa, n, why);
 		if (st != GO_ON)
 			return;
 	}
@@ -246,7 +256,7 @@ void rrun_relate(const struct rrun *ra, const struct rrun *rb,
 	int i;
 
 	for (i = 0; i < ra->n; i++) {
-		const struct rseq *sb = find_seq(rb, ra->seq[i].id);
+		const struct rseq *sb = rrun_find_seq(rb, ra->seq[i].id);
 		int id = ra->seq[i].id;
 
 		if (stop_at_raise && (id > ra->raised_id || id > rb->raised_id))

@@ -29,15 +29,21 @@ struct rop {
 	long s, t;	/* ms since boot: before it, after its probe */
 };
 
-/* A sequence: its operations are the run's ops[first .. first + n). */
+/*
+ * A sequence: its operations are the run's ops[first .. first + n).  It
+ * ran under phase @from until its operation @raise_at raised the boot's
+ * phase to @to (-1 and @to == @from: it raised nothing).
+ */
 struct rseq {
 	int id, host, n;
 	long first;
+	int from, to, raise_at;
 };
 
 /* The sequences step of one run, as its results file holds it. */
 struct rrun {
 	const char *path;
+	int phase;		/* the boot's, before any raise */
 	unsigned long seed;
 	long end_ops;		/* what the end record says were run */
 	int n, cap, ended;
@@ -85,6 +91,10 @@ int rrun_same_sequences(const struct rrun *a, const struct rrun *b,
  */
 void rrun_relate(const struct rrun *ra, const struct rrun *rb,
 		 int stop_at_raise, rel_check check, struct tally *t);
+const struct rseq *rrun_find_seq(const struct rrun *r, int id);
+/* Keep @why for sequence @s of @r, whose operations 0..@upto it concerns. */
+void rrun_keep(struct tally *t, const struct rrun *r, const struct rseq *s,
+	       int upto, const char *why);
 
 /*
  * Every phase's run, of the same sequences (@paths by enum phase, given
@@ -101,5 +111,12 @@ int rop_ok(const struct rop *o);
 int rop_same_mounts(const struct rop *a, const struct rop *b);
 /* The same result, mounts, flags, propagation and locks. */
 int rop_same_state(const struct rop *a, const struct rop *b);
+
+/*
+ * The raised boots against the new phase's (relations_raise.c), into
+ * @out: the runs of every phase, by enum phase.
+ */
+void relations_raised(const struct rrun runs[MAX_MODES],
+		      struct tally out[N_RAISE_RELATIONS]);
 
 #endif

@@ -149,9 +149,9 @@ static void test_agreeing(void)
 	tap(!check(agreeing, 0, NULL, 0, t, why, sizeof(why)) &&
 	    !violations(t),
 	    "relations: runs that keep every promise compare clean %s", why);
-	for (r = 0; r < N_RELATIONS; r++)
+	for (r = 0; r < N_PHASE_RELATIONS; r++)
 		compared &= t[r].ops > 0;
-	tap(compared, "relations: every relation compared operations");
+	tap(compared, "relations: every relation between phases compared operations");
 }
 
 /* A broken promise, in @m's run: it must turn exactly @relation red. */
@@ -250,6 +250,82 @@ static void test_raised_boot(void)
 	tap(!err && !t[1].violations && !t[0].violations,
 	    "relations: sequences after a raise of a run's phase are not held to that phase (%d, %d violations) %s",
 	    t[0].violations, t[1].violations, why);
+}
+
+/*
+ * Sequence 9, in warn's boot and implicit's: a raise to implicit, then
+ * implicit's fresh mount with its locks and a change that clears nothing.
+ * In implicit's boot the raise changes nothing; in warn's it is one.
+ */
+static const char *const raised[3] = {
+	"raise implicit ret=0 m=----ee p=3 l=----ee w=0 pw=0",
+	"mount proc 0 e ret=0 m=e-e-ee p=3 l=e-e-ee w=0 pw=0",
+	"setattr 0 1 0 one ret=0 m=f-e-ee p=3 l=e-e-ee w=0 pw=0",
+};
+
+/* Write sequence 9 (@ops) into @path's run after its sequence 8. */
+static void add_raising(const char *path, const char *const ops[3])
+{
+	FILE *f = fopen(path, "a");
+	int i;
+
+	if (!f)
+		abort();
+	fprintf(f, "qs 9 host=e\n");
+	for (i = 0; i < 3; i++)
+		fprintf(f, "q 9 %d %s s=%d t=%d\n", i, ops[i], 3000 + i,
+			3000 + i);
+	fclose(f);
+}
+
+/* The raise relation of warn's boot over @warn_ops against implicit's. */
+static int raise_check(const char *const warn_ops[3],
+		       const char *const implicit_ops[3],
+		       struct tally t[N_RELATIONS], char *why, size_t len)
+{
+	struct runs r;
+	int err;
+
+	make_runs(&r, agreeing);
+	add_raising(r.path[PHASE_WARN], warn_ops);
+	add_raising(r.path[PHASE_IMPLICIT], implicit_ops);
+	err = relations_check(r.paths, t, why, len);
+	remove_runs(&r);
+	return err;
+}
+
+static void test_raise(void)
+{
+	static struct tally t[N_RELATIONS];
+	const int rel = N_PHASE_RELATIONS + 3;	/* warn to implicit */
+	const char *ops[3], *before[3];
+	char why[512] = "";
+	int err;
+
+	err = raise_check(raised, raised, t, why, sizeof(why));
+	tap(!err && !violations(t) && t[rel].ops == 3 &&
+	    !strcmp(t[rel].name, "raised warn to implicit = implicit"),
+	    "relations: a raised boot that is the new phase's from the raise on compares clean (%ld operations of '%s') %s",
+	    t[rel].ops, t[rel].name, why);
+
+	memcpy(ops, raised, sizeof(ops));
+	ops[1] = agreeing[PHASE_WARN][0];	/* warn's lockless mount */
+	err = raise_check(ops, raised, t, why, sizeof(why));
+	tap(!err && red(t) == rel && strstr(t[rel].kept[0], "sequence 9"),
+	    "relations: a fresh mount after the raise made as the old phase would turns '%s' red (%s)",
+	    t[rel].name, err ? why : t[rel].kept[0]);
+
+	/* Apart before the raise: the lock warn gave stays, not compared. */
+	before[0] = agreeing[PHASE_WARN][0];
+	before[1] = "raise implicit ret=0 m=e-e-ee p=3 l=0-0-ee w=0 pw=0";
+	before[2] = "setattr 0 1 0 one ret=0 m=f-e-ee p=3 l=0-0-ee w=0 pw=0";
+	ops[0] = agreeing[PHASE_IMPLICIT][0];
+	ops[1] = "raise implicit ret=0 m=e-e-ee p=3 l=e-e-ee w=0 pw=0";
+	ops[2] = raised[2];
+	err = raise_check(before, ops, t, why, sizeof(why));
+	tap(!err && !violations(t) && t[rel].named == 1 && !t[rel].ops,
+	    "relations: boots apart at the raise are counted, not compared (%ld %s) %s",
+	    t[rel].named, t[rel].stopped, why);
 }
 
 /* Runs that are not of the same sequences, or not whole, are refused. */
@@ -416,6 +492,7 @@ void test_relations(void)
 	test_rate_limit();
 	test_bad_runs();
 	test_raised_boot();
+	test_raise();
 	test_trees();
 	test_trees_unsaid();
 }
