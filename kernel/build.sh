@@ -12,7 +12,9 @@
 #   with configs/debug.config on top of configs/base.config, or fixed-MODE
 #   for the mode with the phase fixed at build time (configs/fixed.config:
 #   no boot parameter, no sysctl), as a baseline for bench-mount and
-#   legacy-text.  A later fragment may override an earlier one's line.
+#   legacy-text.  A later fragment may override an earlier one's line.  The
+#   phase's own fragment comes from its name (kernel/phases.sh fragment),
+#   written to OUTDIR/phase-MODE.config.
 set -eu
 tree=$(cd "$1" && pwd) configs=$(cd "$2" && pwd) out=$(cd "$3" && pwd)
 shift 3
@@ -48,13 +50,21 @@ check_fragment() {
 	done
 }
 
-# The fragments of a variant, in merge order.
+# The fragments of a variant, in merge order; the phase's last.
 fragments() {
 	case $1 in
-	debug-*) echo "$configs/base.config $configs/debug.config $configs/${1#debug-}.config" ;;
-	fixed-*) echo "$configs/base.config $configs/fixed.config $configs/${1#fixed-}.config" ;;
-	*) echo "$configs/base.config $configs/$1.config" ;;
+	debug-*) echo "$configs/base.config $configs/debug.config $out/phase-${1#debug-}.config" ;;
+	fixed-*) echo "$configs/base.config $configs/fixed.config $out/phase-${1#fixed-}.config" ;;
+	*) echo "$configs/base.config $out/phase-$1.config" ;;
 	esac
+}
+
+# Write the phase's fragment of variant $1 (an unknown phase fails here).
+write_phase_fragment() {
+	phase=${1#*-}
+	"$(dirname "$0")/phases.sh" fragment "$phase" > "$out/phase-$phase.config.tmp" ||
+		fail "variant '$1': no phase '$phase'"
+	mv "$out/phase-$phase.config.tmp" "$out/phase-$phase.config"
 }
 
 # Whether a fragment after $1 in the list $2 sets the symbol $3 again.
@@ -106,6 +116,7 @@ cpu() {
 seed= first_cpu= all_cpu=0 n=0
 for mode; do
 	cpu; cpu_start=$cpu_now
+	write_phase_fragment "$mode"
 	for frag in $(fragments "$mode"); do
 		[ -r "$frag" ] || fail "no fragment $frag for variant '$mode'"
 	done

@@ -48,7 +48,7 @@ for d in "$pkg/debian/patches" "$pkg/debian/config"; do
 done
 [ ! -e "$pkg/debian/patches/features/all" ] || [ -w "$pkg/debian/patches/features/all" ] ||
 	fail "$pkg/debian/patches/features/all is not writable"
-fragment=$(grep '^CONFIG_' "$here/configs/$phase.config")
+fragment=$("$here/kernel/phases.sh" fragment "$phase" | grep '^CONFIG_')
 
 p=$pkg/debian/patches c=$pkg/debian/config
 tmp=$p/.debian-package.$$

@@ -1,15 +1,29 @@
 #!/bin/sh
-# The phases, one per line, loosest first: configs/phases, checked
-# against the Kconfig fragment each must have (configs/NAME.config).
+# The phases of CONFIG_PROC_SYSFS_MOUNT_FLAGS, from configs/phases, the
+# one list of them, and the Kconfig fragment of each, which follows from
+# its name.
 #
-# usage: kernel/phases.sh
+# usage: kernel/phases.sh                 the phases, one per line, loosest first
+#        kernel/phases.sh fragment PHASE  the fragment that selects PHASE
 set -eu
 configs=$(cd "$(dirname "$0")/../configs" && pwd)
-grep -v '^#' "$configs/phases" | grep . | while read -r name; do
-	sym=CONFIG_PROC_SYSFS_MOUNT_FLAGS_$(echo "$name" | tr a-z A-Z)
-	if ! grep -qx "$sym=y" "$configs/$name.config" 2>/dev/null; then
-		echo "phases.sh: configs/phases names '$name', but configs/$name.config does not select $sym=y" >&2
+phases=$(grep -v '^#' "$configs/phases" | grep .)
+# A name becomes a Kconfig symbol and a column of tests/spec.md.
+if echo "$phases" | grep -qvx '[a-z][a-z]*'; then
+	echo "phases.sh: configs/phases: '$(echo "$phases" | grep -vx '[a-z][a-z]*' | head -n 1)' is not a phase name (lower-case letters only)" >&2
+	exit 1
+fi
+case ${1:-} in
+'')
+	echo "$phases" ;;
+fragment)
+	[ $# -eq 2 ] || { sed -n '6,7p' "$0" >&2; exit 2; }
+	echo "$phases" | grep -qx -- "$2" || {
+		echo "phases.sh: '$2' is not a phase: configs/phases has $(echo $phases)" >&2
 		exit 1
-	fi
-	echo "$name"
-done
+	}
+	echo "# The $2 phase of CONFIG_PROC_SYSFS_MOUNT_FLAGS, from configs/phases."
+	echo "CONFIG_PROC_SYSFS_MOUNT_FLAGS_$(echo "$2" | tr a-z A-Z)=y" ;;
+*)
+	sed -n '6,7p' "$0" >&2; exit 2 ;;
+esac

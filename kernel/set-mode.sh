@@ -8,11 +8,11 @@
 #   CONFIG  the .config to change (of an O= build directory, or TREE/.config)
 #   MODE    a phase: legacy, warn, implicit or enforce (kernel/phases.sh)
 #
-# Every argument is checked before anything is written.  The fragment
-# configs/MODE.config is merged into a temporary copy of CONFIG with the
-# tree's scripts/kconfig/merge_config.sh, "make olddefconfig" settles the
-# copy, and CONFIG is replaced (atomically, in its own directory) only when
-# the copy has exactly that phase.  On any error CONFIG is left as it was.
+# Every argument is checked before anything is written.  The phase's
+# fragment (kernel/phases.sh fragment MODE) is merged into a temporary
+# copy of CONFIG with the tree's scripts/kconfig/merge_config.sh, "make
+# olddefconfig" settles the copy, and CONFIG is replaced (atomically, in
+# its own directory) only when the copy has exactly that phase.  On any error CONFIG is left as it was.
 set -eu
 [ $# -eq 3 ] || { sed -n '2,15p' "$0" >&2; exit 2; }
 tree=$1 config=$2 mode=$3
@@ -22,7 +22,6 @@ fail() { echo "set-mode.sh: error: $*" >&2; exit 1; }
 phases=$("$here/kernel/phases.sh")
 echo "$phases" | grep -qx -- "$mode" ||
 	fail "unknown mode '$mode': use one of $(echo $phases) (base, debug and fixed are fragments of the test build, not phases)"
-fragment=$here/configs/$mode.config
 sym=CONFIG_PROC_SYSFS_MOUNT_FLAGS_$(echo "$mode" | tr a-z A-Z)
 
 [ -f "$tree/Makefile" ] && [ -x "$tree/scripts/kconfig/merge_config.sh" ] ||
@@ -45,6 +44,8 @@ trap 'rm -rf "$tmp" "$dir/.set-mode.$$"' EXIT
 trap 'exit 130' INT TERM HUP
 mkdir "$tmp/o"
 cp "$config" "$tmp/o/.config"
+fragment=$tmp/$mode.config
+"$here/kernel/phases.sh" fragment "$mode" > "$fragment"
 "$tree/scripts/kconfig/merge_config.sh" -m -O "$tmp/o" "$tmp/o/.config" "$fragment" \
 	> "$tmp/log" 2>&1 || { cat "$tmp/log" >&2; fail "merge_config.sh failed; $config is unchanged"; }
 # O= keeps the tree as it is; a tree configured in place refuses O=, so
