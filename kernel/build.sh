@@ -62,8 +62,9 @@ fragments() {
 # Write the phase's fragment of variant $1 (an unknown phase fails here).
 write_phase_fragment() {
 	phase=${1#*-}
-	"$(dirname "$0")/phases.sh" fragment "$phase" > "$out/phase-$phase.config.tmp" ||
+	text=$("$(dirname "$0")/phases.sh" fragment "$phase") ||
 		fail "variant '$1': no phase '$phase'"
+	echo "$text" > "$out/phase-$phase.config.tmp"
 	mv "$out/phase-$phase.config.tmp" "$out/phase-$phase.config"
 }
 
