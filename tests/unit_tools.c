@@ -130,6 +130,62 @@ static void test_needs(void)
 	    "tools: a mount point with no proc or sysfs mount is missing");
 }
 
+/* Whether @pkg is a line of packages.txt (@path), "tests:" or not. */
+static bool in_packages_txt(const char *path, const char *pkg)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		found = !strcmp(line, pkg) || (!strncmp(line, "tests:", 6) &&
+					      !strcmp(line + 6, pkg));
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * initramfs/tools.list (@dir: tests/, with a trailing slash), the one list
+ * of the container tools and their packages: "PATH PACKAGE" lines, each
+ * path once, each package named nowhere else (not in packages.txt).
+ */
+static void test_tool_list(int dir, const char *spec_path)
+{
+	char path[4096], pkgs[4096], line[512], bin[256], pkg[128], end;
+	char seen[64][256];
+	int n = 0, bad = 0, twice = 0, elsewhere = 0, i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%.*s../initramfs/tools.list", dir, spec_path);
+	snprintf(pkgs, sizeof(pkgs), "%.*spackages.txt", dir, spec_path);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (line[strspn(line, " \t")] == '#' || line[strspn(line, " \t\n")] == 0)
+			continue;
+		if (sscanf(line, "%255s %127s %c", bin, pkg, &end) != 2 ||
+		    bin[0] != '/' || strspn(pkg, "abcdefghijklmnopqrstuvwxyz0123456789+-.") != strlen(pkg)) {
+			bad++;
+			continue;
+		}
+		for (i = 0; i < n && i < 64; i++)
+			twice += !strcmp(seen[i], bin);
+		if (n < 64)
+			snprintf(seen[n], sizeof(seen[n]), "%s", bin);
+		n++;
+		elsewhere += in_packages_txt(pkgs, pkg);
+	}
+	if (f)
+		fclose(f);
+	tap(f && n > 0 && n <= 64 && !bad,
+	    "tools.list: %d lines PATH PACKAGE, %d malformed (%s)", n, bad, path);
+	tap(!twice, "tools.list: each path once (%d twice)", twice);
+	tap(!elsewhere && in_packages_txt(pkgs, "qemu-system-x86"),
+	    "tools.list: no package of it is also in packages.txt (%d are)", elsewhere);
+}
+
 void test_tool_spec(const char *spec_path)
 {
 	char path[4096], why[512];
@@ -147,6 +203,7 @@ void test_tool_spec(const char *spec_path)
 	test_bad_tables();
 	test_release_cells();
 	test_needs();
+	test_tool_list(dir, spec_path);
 
 	snprintf(path, sizeof(path), "%.*sfixtures/results-tools.txt", dir, spec_path);
 	if (run_load(path, &run) || run.n_tools < 3) {
