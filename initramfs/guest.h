@@ -125,7 +125,7 @@ void raiser_start(struct raiser *r);
 int raise_phase(const struct raiser *r, const char *phase);
 
 /* ratelimit.c: the warning's rate limit, as the guest sees it */
-void count_warnings(const char *line);
+void count_warnings(const char *line, long logged_ms);
 void pace_warnings(int need);
 bool warnings_may_be_cut(void);
 void wait_fresh_ratelimit(void);
@@ -147,7 +147,9 @@ void marker_serve(struct marker *m, long deadline);
 /* kmsg.c: the kernel's log */
 const char *errno_name(int err);
 int kmsg_open_at_end(void);
-void kmsg_forward(int fd, const char *tag, void (*seen)(const char *line));
+/* @seen gets each record's text and the kernel's time of it, in ms */
+void kmsg_forward(int fd, const char *tag,
+		  void (*seen)(const char *line, long logged_ms));
 int kmsg_count(int fd, int (*match)(const char *line));
 void kmsg_settle(int quiet_ms, int max_ms);
 void kmsg_forward_boot(const char *tag, const char *prefix);

@@ -27,15 +27,18 @@ int kmsg_open_at_end(void)
 }
 
 /*
- * The text of the next record of @fd into @rec, or NULL at the end.  A
- * record is "prio,seq,usec,flags;text\n" followed by continuation lines
- * that start with a space; only the text is kept.  Records overwritten
- * before they were read are skipped.
+ * The text of the next record of @fd into @rec, or NULL at the end, and
+ * when the kernel logged it into *@logged_ms (its printk clock, the time
+ * the record carries: not when the guest read it).  A record is
+ * "prio,seq,usec,flags;text\n" followed by continuation lines that start
+ * with a space; only the text is kept.  Records overwritten before they
+ * were read are skipped.
  */
-static const char *kmsg_next(int fd, char *rec, size_t len)
+static const char *kmsg_next_at(int fd, char *rec, size_t len, long *logged_ms)
 {
 	for (;;) {
 		ssize_t n = read(fd, rec, len - 1);
+		unsigned long long usec;
 		char *text, *nl;
 
 		if (n < 0 && errno == EPIPE)
@@ -44,8 +47,9 @@ static const char *kmsg_next(int fd, char *rec, size_t len)
 			return NULL;
 		rec[n] = 0;
 		text = strchr(rec, ';');
-		if (!text)
+		if (!text || sscanf(rec, "%*u,%*u,%llu", &usec) != 1)
 			continue;
+		*logged_ms = usec / 1000;
 		text++;
 		nl = strchr(text, '\n');
 		if (nl)
@@ -54,15 +58,24 @@ static const char *kmsg_next(int fd, char *rec, size_t len)
 	}
 }
 
+static const char *kmsg_next(int fd, char *rec, size_t len)
+{
+	long logged_ms;
+
+	return kmsg_next_at(fd, rec, len, &logged_ms);
+}
+
 /* Report every record logged since kmsg_open_at_end() as "kmsg <tag> <text>". */
-void kmsg_forward(int fd, const char *tag, void (*seen)(const char *line))
+void kmsg_forward(int fd, const char *tag,
+		  void (*seen)(const char *line, long logged_ms))
 {
 	char rec[2048];
 	const char *text;
+	long logged_ms;
 
-	while ((text = kmsg_next(fd, rec, sizeof(rec)))) {
+	while ((text = kmsg_next_at(fd, rec, sizeof(rec), &logged_ms))) {
 		if (seen)
-			seen(text);
+			seen(text, logged_ms);
 		report("kmsg %s %s\n", tag, text);
 	}
 }

@@ -5,11 +5,18 @@
  * out.  The guest keeps every checked scenario inside a window with room
  * for the lines it may add, so that no expected line is suppressed.
  *
- * The guest cannot see where a window opened, only when it read each
- * line, and a window may close and reopen between two lines it counts.
- * So it counts lines since the last point at which it knows no window is
- * open (5 s and a margin after the last line it saw): the kernel's count
- * in its current window is at most that.
+ * The guest cannot see where a window opened, only when the kernel logged
+ * each line (the record's time, on the kernel's clock), and a window may
+ * close and reopen between two lines it counts.  So it counts lines since
+ * the last point at which it knows no window is open: 5 s and a margin
+ * after a line, by the lines' own times.  The kernel's count in its
+ * current window is at most that.  The times the guest read the lines
+ * would not do: a line logged late in a window but read after a stall
+ * would seem to start a new one, and the guest would count too few.
+ *
+ * To wait for a window to run out the guest needs its own clock, which is
+ * not the kernel's log clock: it waits from when it read the last line,
+ * which is after the kernel logged it, so it waits at least as long.
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -18,29 +25,28 @@
 
 #include "guest.h"
 
-#define MARGIN_MS 200	/* jiffies, and the delay before the guest reads */
+#define MARGIN_MS 200	/* jiffies against the log clock's ms */
 
-static long last_warning;	/* when the guest last saw a warning line */
+static long last_logged;	/* the last warning line: the kernel's time */
+static long last_read;		/* and when the guest read it, its own */
 static int lines;		/* lines seen since no window was open */
 
-void count_warnings(const char *line)
+void count_warnings(const char *line, long logged_ms)
 {
-	long now;
-
 	if (strncmp(line, WARNING_PREFIX, strlen(WARNING_PREFIX)))
 		return;
-	now = now_ms();
-	/* no window was open at last_warning + RATELIMIT_MS + MARGIN_MS */
-	if (last_warning && now >= last_warning + RATELIMIT_MS + MARGIN_MS)
+	/* no window was open at last_logged + RATELIMIT_MS + MARGIN_MS */
+	if (lines && logged_ms >= last_logged + RATELIMIT_MS + MARGIN_MS)
 		lines = 0;
-	last_warning = now;
+	last_logged = logged_ms;
+	last_read = now_ms();
 	lines++;
 }
 
 /* Wait until any window that an earlier line opened has run out. */
 void wait_fresh_ratelimit(void)
 {
-	while (last_warning && now_ms() < last_warning + RATELIMIT_MS + MARGIN_MS)
+	while (last_read && now_ms() < last_read + RATELIMIT_MS + MARGIN_MS)
 		usleep(50000);
 	lines = 0;
 }
