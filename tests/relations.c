@@ -93,8 +93,9 @@ static enum step warn_is_legacy(const struct pair *x, struct tally *t,
 		return GO_ON;
 	seq_flags_format(x->a->l, la);
 	seq_flags_format(x->b->l, lb);
-	snprintf(why, len, "legacy gave %s p=%d locks %s, warn %s p=%d locks %s (flags as recorded)",
-		 x->a->ret, x->a->p, la, x->b->ret, x->b->p, lb);
+	snprintf(why, len, "%s gave %s p=%d locks %s, %s %s p=%d locks %s (flags as recorded)",
+		 all_modes[x->ra->phase], x->a->ret, x->a->p, la,
+		 all_modes[x->rb->phase], x->b->ret, x->b->p, lb);
 	return VIOLATION;
 }
 
@@ -243,6 +244,43 @@ static const struct relation relations[N_PHASE_RELATIONS] = {
 	{ "enforce: no clear, no EPERM", PHASE_ENFORCE, PHASE_ENFORCE,
 	  no_clear_no_eperm },
 };
+
+/*
+ * A relation that does not hold, for the shrinker's own test: implicit
+ * locks what legacy does not, so the first fresh mount that implicit
+ * gives a flag's lock breaks it.
+ */
+static const struct relation broken_on_purpose = {
+	"legacy = implicit (broken on purpose)", PHASE_LEGACY, PHASE_IMPLICIT,
+	warn_is_legacy
+};
+
+int relation_named(const char *name, int *a, int *b, rel_check *check)
+{
+	const struct relation *rel = NULL;
+	int r;
+
+	for (r = 0; r < N_PHASE_RELATIONS; r++)
+		if (!strcmp(relations[r].name, name))
+			rel = &relations[r];
+	if (!strcmp(broken_on_purpose.name, name))
+		rel = &broken_on_purpose;
+	if (!rel)
+		return -1;
+	*a = rel->a;
+	*b = rel->b;
+	*check = rel->check;
+	return 0;
+}
+
+void relation_names(FILE *out)
+{
+	int r;
+
+	for (r = 0; r < N_PHASE_RELATIONS; r++)
+		fprintf(out, "'%s', ", relations[r].name);
+	fprintf(out, "'%s'", broken_on_purpose.name);
+}
 
 int relations_check(const char *const paths[MAX_MODES],
 		    struct tally out[N_RELATIONS], char *why, size_t len)

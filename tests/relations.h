@@ -25,6 +25,7 @@ struct tally {
 	const char *stopped;
 	long hidden;		/* refusals whose warning the limit may drop */
 	int violations;
+	int first_id, first_op;	/* the first: its sequence, its operation */
 	char kept[RKEEP][1024];	/* the first ones: sequence, operations, why */
 };
 

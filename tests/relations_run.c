@@ -211,6 +211,10 @@ void rrun_keep(struct tally *t, const struct rrun *r, const struct rseq *s,
 	size_t off;
 	int i;
 
+	if (!t->violations) {
+		t->first_id = s->id;
+		t->first_op = upto;
+	}
 	if (t->violations++ >= RKEEP)
 		return;
 	k = t->kept[t->violations - 1];
@@ -248,6 +252,19 @@ static void compare_seq(const struct rrun *ra, const struct rrun *rb,
 		if (st != GO_ON)
 			return;
 	}
+}
+
+int rrun_violation(const struct rrun *ra, const struct rrun *rb, int id,
+		   rel_check check, struct tally *t)
+{
+	const struct rseq *sa = rrun_find_seq(ra, id);
+	const struct rseq *sb = rrun_find_seq(rb, id);
+
+	memset(t, 0, sizeof(*t));
+	if (!sa || !sb || sa->host != sb->host)
+		return -1;
+	compare_seq(ra, rb, sa, sb, 1, check, t);
+	return t->violations ? t->first_op + 1 : 0;
 }
 
 void rrun_relate(const struct rrun *ra, const struct rrun *rb,

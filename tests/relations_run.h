@@ -8,6 +8,7 @@
 #define RELATIONS_RUN_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "relations.h"
 #include "seq_op.h"
@@ -92,6 +93,13 @@ int rrun_same_sequences(const struct rrun *a, const struct rrun *b,
 void rrun_relate(const struct rrun *ra, const struct rrun *rb,
 		 int stop_at_raise, rel_check check, struct tally *t);
 const struct rseq *rrun_find_seq(const struct rrun *r, int id);
+/*
+ * Sequence @id of @ra and @rb side by side, up to a raise: how many of
+ * its operations lead to the first that breaks @check (1 for the first),
+ * 0 if none does, -1 if a run lacks it; what was found in @t.
+ */
+int rrun_violation(const struct rrun *ra, const struct rrun *rb, int id,
+		   rel_check check, struct tally *t);
 /* Keep @why for sequence @s of @r, whose operations 0..@upto it concerns. */
 void rrun_keep(struct tally *t, const struct rrun *r, const struct rseq *s,
 	       int upto, const char *why);
@@ -111,6 +119,14 @@ int rop_ok(const struct rop *o);
 int rop_same_mounts(const struct rop *a, const struct rop *b);
 /* The same result, mounts, flags, propagation and locks. */
 int rop_same_state(const struct rop *a, const struct rop *b);
+
+/*
+ * The relation between two phases called @name (relations.c, or the one
+ * broken on purpose that the shrinker's test shrinks by): 0 with its
+ * phases and check, or -1.  relation_names() lists the names.
+ */
+int relation_named(const char *name, int *a, int *b, rel_check *check);
+void relation_names(FILE *out);
 
 /*
  * The raised boots against the new phase's (relations_raise.c), into

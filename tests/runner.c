@@ -64,6 +64,9 @@ void usage(void)
 		"       runner upstream upstream-MODE=FILE...\n"
 		"       runner shrink --mode MODE --kernel BZIMAGE --initrd CPIO --dir DIR\n"
 		"                   --results FILE [--mutate none|nest-locks-nothing] [--timeout S]\n"
+		"       runner shrink-relation --relation NAME --kernel BZIMAGE --initrd CPIO\n"
+		"                   --dir DIR sequences-MODE=FILE...  (the kernel booted as each\n"
+		"                   phase of the relation: it needs the run-time switch)\n"
 		"       runner seqspec --mode MODE --kernel BZIMAGE --initrd CPIO --spec SPEC --dir DIR\n"
 		"       runner system --mode MODE --kernel BZIMAGE --image IMG --release NAME\n"
 		"                   --tools SYSTEM_MD --dir DIR [--tag NAME] [--boot-phase MODE]\n"
@@ -151,6 +154,7 @@ static struct opts parse_opts(int argc, char **argv)
 		{ "no-alone", 0, 0, 'N' }, { "no-overrides", 0, 0, 'V' },
 		{ "tools", 1, 0, 'L' }, { "image", 1, 0, 'G' },
 		{ "release", 1, 0, 'D' }, { "no-kunit", 0, 0, 'K' },
+		{ "relation", 1, 0, 'W' },
 		{ 0 }
 	};
 	struct opts o = {
@@ -190,6 +194,7 @@ static struct opts parse_opts(int argc, char **argv)
 		case 'G': o.image = optarg; break;
 		case 'D': o.release = optarg; break;
 		case 'K': o.no_kunit = true; break;
+		case 'W': o.relation = optarg; break;
 		default: usage();
 		}
 	}
@@ -208,6 +213,7 @@ int main(int argc, char **argv)
 		{ "lava", cmd_lava }, { "lava-validate", cmd_lava_validate },
 		{ "lava-log", cmd_lava_log }, { "upstream", cmd_upstream },
 		{ "shrink", cmd_shrink },
+		{ "shrink-relation", cmd_shrink_relation },
 		{ "seqspec", cmd_seqspec }, { "relate", cmd_relate },
 		{ "relate-trees", cmd_relate_trees },
 		{ "system", cmd_system }, { "system-compat", cmd_system_compat },

@@ -44,6 +44,7 @@ struct opts {
 	int timeout, smp, memory;
 	long seq_ops;	/* sequences: operations the guest must run */
 	const char *mutate;	/* shrink: the model's rule broken on purpose */
+	const char *relation;	/* shrink-relation: the relation to shrink by */
 	bool faults;	/* stress and sequences under fault injection; kmemleak */
 	bool icount;	/* guest time counts instructions: for benchmarks */
 	bool no_alone;	/* boot: leave out the scenarios that need a boot of their own */
@@ -108,6 +109,7 @@ int cmd_upstream(const struct opts *o);
 int cmd_relate(const struct opts *o);
 int cmd_relate_trees(const struct opts *o);
 int cmd_shrink(const struct opts *o);
+int cmd_shrink_relation(const struct opts *o);
 int cmd_seqspec(const struct opts *o);
 int cmd_system(const struct opts *o);
 int cmd_system_compat(const struct opts *o);
@@ -118,7 +120,25 @@ int cmd_system_grub(const struct opts *o);
 const char *seq_replay_boot(const struct opts *o, const char *text,
 			    size_t len, const char *stem, const char *what);
 struct seq_failure;
+struct seq_op;
 void seq_shrink(const struct opts *o, int phase, int mutation,
 		const struct seq_failure *first);
+/* Whether every operation of @ops finds the mounts it needs, on the model. */
+int seq_replayable(int phase, int host, int mutation,
+		   const struct seq_op *ops, int n);
+/*
+ * Run @candidates sequences (@text, replay lines, ids from 0) and judge
+ * them: 1 with the shortest that still fails in @best, 0 if none fails,
+ * -1 if a boot failed.
+ */
+typedef int shrink_try(void *ctx, const char *text, size_t len,
+		       int candidates, struct seq_failure *best);
+/*
+ * Delta debugging of @best (a failing sequence), candidates that the
+ * model of @phase can replay judged by @try, until no removal of one
+ * operation still fails: 0, or -1 if a boot failed.
+ */
+int shrink_rounds(struct seq_failure *best, int phase, int mutation,
+		  shrink_try *try, void *ctx);
 
 #endif

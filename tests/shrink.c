@@ -60,17 +60,13 @@ static void keep_shortest(const struct seq_failure *f, void *ctx)
 	}
 }
 
-/*
- * Whether every operation of @ops finds the mounts it needs, on the model
- * (which mounts there are does not depend on the kernel's walk).
- */
-static int valid(const struct shrink *sh, int host, const struct seq_op *ops,
-		 int n)
+int seq_replayable(int phase, int host, int mutation,
+		   const struct seq_op *ops, int n)
 {
 	struct seq_state s;
 	int i;
 
-	seq_init(&s, sh->phase, host, sh->mutation, SEQ_WALK_LIST);
+	seq_init(&s, phase, host, mutation, SEQ_WALK_LIST);
 	for (i = 0; i < n; i++) {
 		if (!seq_valid(&s, &ops[i]))
 			return 0;
@@ -125,19 +121,19 @@ static const char *replay(struct shrink *sh, const char *text, size_t len)
 
 /*
  * One round: every removal of @chunk consecutive operations, at every
- * offset, from the best sequence that the model can replay, in one boot.  Returns 1 if one of them still
- * disagrees (it is the new best), 0 if none does, -1 if the boot failed.
+ * offset, from @best, that the model can replay, given to @try at once.
+ * Returns what @try does (1: a shorter one still fails, now @best), or 0
+ * when no removal can be replayed.
  */
-static int round_of(struct shrink *sh, int chunk)
+static int round_of(struct seq_failure *best, int chunk, int phase,
+		    int mutation, shrink_try *try, void *ctx)
 {
-	const struct seq_failure cur = sh->best;
+	const struct seq_failure cur = *best;
 	struct seq_op ops[SEQ_MAX_OPS];
-	struct seq_tally t;
-	const char *results;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	int start, n, ids = 0;
+	int start, n, ids = 0, r;
 
 	for (start = 0; start + chunk <= cur.n && ids < MAX_CANDIDATES;
 	     start++) {
@@ -145,26 +141,53 @@ static int round_of(struct shrink *sh, int chunk)
 		memcpy(ops + start, cur.ops + start + chunk,
 		       (cur.n - start - chunk) * sizeof(ops[0]));
 		n = cur.n - chunk;
-		if (n && valid(sh, cur.host, ops, n))
+		if (n && seq_replayable(phase, cur.host, mutation, ops, n))
 			seq_replay_line(f, ids++, cur.host, ops, n);
 	}
 	fclose(f);
-	if (!ids) {
-		free(text);
-		return 0;
-	}
-	results = replay(sh, text, len);
+	r = ids ? try(ctx, text, len, ids, best) : 0;
 	free(text);
+	if (r > 0 && best->n >= cur.n)
+		r = 0;
+	if (r == 0)
+		*best = cur;
+	printf("# round of chunk %d: %d candidates%s\n", chunk, ids,
+	       r > 0 ? ", a shorter one still fails" : "");
+	return r;
+}
+
+int shrink_rounds(struct seq_failure *best, int phase, int mutation,
+		  shrink_try *try, void *ctx)
+{
+	int chunk, r = 1;
+
+	for (chunk = best->n / 2; chunk >= 1 && r >= 0;) {
+		r = round_of(best, chunk, phase, mutation, try, ctx);
+		if (r == 0)
+			chunk /= 2;
+		else if (chunk > best->n / 2)
+			chunk = best->n / 2;
+	}
+	return r;
+}
+
+/* @try for the model: the shortest candidate that still disagrees. */
+static int try_on_model(void *ctx, const char *text, size_t len,
+			int candidates, struct seq_failure *best)
+{
+	struct shrink *sh = ctx;
+	struct seq_tally t;
+	const char *results = replay(sh, text, len);
+
 	if (!results)
 		return -1;
 	sh->found = 0;
 	seq_check_file(results, sh->phase, sh->mutation, &t, keep_shortest, sh);
-	printf("# round of chunk %d: %d candidates, %d still disagree\n", chunk,
-	       ids, t.disagreements);
-	if (!sh->found || sh->best.n >= cur.n) {
-		sh->best = cur;
+	printf("# %d candidates, %d still disagree\n", candidates,
+	       t.disagreements);
+	if (!sh->found)
 		return 0;
-	}
+	*best = sh->best;
 	return 1;
 }
 
@@ -219,15 +242,9 @@ void seq_shrink(const struct opts *o, int phase, int mutation,
 	struct shrink sh = { .o = o, .phase = phase, .mutation = mutation,
 			     .best = *first, .found = 1 };
 	char name[64];
-	int chunk, r = 1, i;
+	int r, i;
 
-	for (chunk = sh.best.n / 2; chunk >= 1 && r >= 0;) {
-		r = round_of(&sh, chunk);
-		if (r == 0)
-			chunk /= 2;
-		else if (chunk > sh.best.n / 2)
-			chunk = sh.best.n / 2;
-	}
+	r = shrink_rounds(&sh.best, phase, mutation, try_on_model, &sh);
 	printf("# the reproducer:\n");
 	seq_print_failure(&sh.best, o->mode);
 	for (i = 0; i < sh.best.n && sh.best.ops[i].kind != SQ_RAISE; i++)
