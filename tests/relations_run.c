@@ -146,6 +146,8 @@ int rrun_load(struct rrun *r, const char *path, int phase, char *why,
 			note_warned(r, o.t, o.w + o.pw);
 			if (r->seq[r->n - 1].to > phase && id < r->raised_id)
 				r->raised_id = id;
+		} else if (!made_from_parse(line, r->made_by, &r->n_made_by)) {
+			continue;
 		} else if (sscanf(line, "sequences-end seed=%lu %*s ops=%ld",
 				  &r->seed, &r->end_ops) == 2) {
 			r->ended = 1;
@@ -166,6 +168,19 @@ void rrun_free(struct rrun *r)
 	free(r->ops);
 	free(r->warned);
 	memset(r, 0, sizeof(*r));
+}
+
+int rrun_stale(const struct rrun *r, const char *name, char *why, size_t len)
+{
+	const char *changed = made_from_changed(r->made_by, r->n_made_by);
+
+	if (changed && !*changed)
+		snprintf(why, len, "%s does not say which kernel and initramfs made it: run the test %s again",
+			 r->path, name);
+	else if (changed)
+		snprintf(why, len, "%s is stale: %s changed after the boot that wrote it: run the test %s again",
+			 r->path, changed, name);
+	return changed ? -1 : 0;
 }
 
 int rrun_same_sequences(const struct rrun *a, const struct rrun *b,
@@ -289,6 +304,7 @@ int rrun_load_phases(struct rrun runs[MAX_MODES],
 		     const char *const paths[MAX_MODES], const char *name,
 		     char *why, size_t len)
 {
+	char test[64];
 	int m;
 
 	for (m = 0; m < MAX_MODES; m++) {
@@ -297,7 +313,9 @@ int rrun_load_phases(struct rrun runs[MAX_MODES],
 				 name, all_modes[m]);
 			return -1;
 		}
-		if (rrun_load(&runs[m], paths[m], m, why, len))
+		snprintf(test, sizeof(test), "%s-%s", name, all_modes[m]);
+		if (rrun_load(&runs[m], paths[m], m, why, len) ||
+		    rrun_stale(&runs[m], test, why, len))
 			return -1;
 	}
 	for (m = 1; m < MAX_MODES; m++)

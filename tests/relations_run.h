@@ -59,6 +59,8 @@ struct rrun {
 	 * lasts for the rest of the boot), or INT_MAX.
 	 */
 	int raised_id;
+	int n_made_by;		/* "host file": the boot's kernel, initramfs */
+	struct made_from made_by[2];
 };
 
 enum step { GO_ON, STOP, VIOLATION };
@@ -80,6 +82,12 @@ typedef enum step (*rel_check)(const struct pair *x, struct tally *t,
 int rrun_load(struct rrun *r, const char *path, int phase, char *why,
 	      size_t len);
 void rrun_free(struct rrun *r);
+/*
+ * 0 if @r belongs to this build (its kernel and initramfs are as they
+ * were when it was written), else -1 with why, naming the test @name to
+ * run again.
+ */
+int rrun_stale(const struct rrun *r, const char *name, char *why, size_t len);
 /* 0 if @a and @b ran the same sequences (seed and length), else -1, @why */
 int rrun_same_sequences(const struct rrun *a, const struct rrun *b,
 			char *why, size_t len);

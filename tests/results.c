@@ -358,14 +358,18 @@ static void rec_wall(struct run *run, const char *line)
 }
 
 /* "host file PATH mtime=NS size=N": a file the boot was made from. */
+int made_from_parse(const char *line, struct made_from *m, int *n)
+{
+	if (*n >= 2 || sscanf(line, "host file %511s mtime=%lld size=%lld",
+			      m[*n].path, &m[*n].mtime_ns, &m[*n].size) != 3)
+		return -1;
+	(*n)++;
+	return 0;
+}
+
 static void rec_host_file(struct run *run, const char *line)
 {
-	int n = run->n_made_by;
-
-	if (n < 2 && sscanf(line, "host file %511s mtime=%lld size=%lld",
-			    run->made_by[n].path, &run->made_by[n].mtime_ns,
-			    &run->made_by[n].size) == 3)
-		run->n_made_by++;
+	made_from_parse(line, run->made_by, &run->n_made_by);
 }
 
 static void rec_faults(struct run *run, const char *line)
@@ -620,24 +624,31 @@ static void sum_up_boots(struct run *run)
  * Do @r's results belong to this build: are the kernel and initramfs they
  * were made from still as they were?  If not, say so; 1 if stale.
  */
-int run_stale(const char *name, const char *path, const struct run *r)
+const char *made_from_changed(const struct made_from *m, int n)
 {
 	long long mtime_ns, size;
 	int i;
 
-	if (!r->n_made_by) {
+	if (!n)
+		return "";
+	for (i = 0; i < n; i++)
+		if (file_stamp(m[i].path, &mtime_ns, &size) ||
+		    mtime_ns != m[i].mtime_ns || size != m[i].size)
+			return m[i].path;
+	return NULL;
+}
+
+int run_stale(const char *name, const char *path, const struct run *r)
+{
+	const char *changed = made_from_changed(r->made_by, r->n_made_by);
+
+	if (changed && !*changed)
 		printf("# %s: %s does not say which kernel and initramfs made it; run 'meson test' on it again\n",
 		       name, path);
-		return 1;
-	}
-	for (i = 0; i < r->n_made_by; i++)
-		if (file_stamp(r->made_by[i].path, &mtime_ns, &size) ||
-		    mtime_ns != r->made_by[i].mtime_ns || size != r->made_by[i].size) {
-			printf("# %s: %s is stale: %s changed after the boot that wrote it; run the test %s again\n",
-			       name, path, r->made_by[i].path, name);
-			return 1;
-		}
-	return 0;
+	else if (changed)
+		printf("# %s: %s is stale: %s changed after the boot that wrote it; run the test %s again\n",
+		       name, path, changed, name);
+	return changed != NULL;
 }
 
 /* Read the guest's results channel. */

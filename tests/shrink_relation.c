@@ -153,16 +153,19 @@ static int pick_violation(struct rshrink *sh, const char *const paths[2],
 			  struct seq_failure *pick)
 {
 	int longest = !!strstr(sh->name, "broken on purpose");
-	char why[512];
+	char why[512], test[64];
 	struct tally t;
 	int i, n, found = 0;
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
+		snprintf(test, sizeof(test), "sequences-%s", all_modes[sh->phase[i]]);
 		if (rrun_load(&sh->run[i], paths[i], sh->phase[i], why,
-			      sizeof(why))) {
+			      sizeof(why)) ||
+		    rrun_stale(&sh->run[i], test, why, sizeof(why))) {
 			tap(false, "shrink-relation: %s", why);
 			return -1;
 		}
+	}
 	for (i = 0; i < sh->run[0].n; i++) {
 		const struct rseq *s = &sh->run[0].seq[i];
 

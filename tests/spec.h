@@ -116,6 +116,12 @@ struct upstream_run {
 
 #define MAX_DOCS_SETTINGS 8
 
+/* A file a boot was made from, as its "host file" record stamped it. */
+struct made_from {
+	char path[512];
+	long long mtime_ns, size;
+};
+
 struct run {
 	char release[64];
 	bool ended;		/* "end ok" seen */
@@ -129,10 +135,7 @@ struct run {
 	} alone[MAX_ALONE];
 	long wall_ms;
 	int n_made_by;		/* "host file" records: the boot's kernel, initramfs */
-	struct {
-		char path[512];
-		long long mtime_ns, size;
-	} made_by[2];
+	struct made_from made_by[2];
 	int n;
 	struct result res[MAX_SCENARIOS];
 	int n_selftest;
@@ -244,6 +247,13 @@ const struct tool_run *run_find_tool(const struct run *run, const char *name);
  * the tests that read the results later.
  */
 int file_stamp(const char *path, long long *mtime_ns, long long *size);
+/* A "host file" record @line into @m[*@n] (room for 2): 0, or -1. */
+int made_from_parse(const char *line, struct made_from *m, int *n);
+/*
+ * The first of @m's @n files that is not as its record says, or NULL if
+ * all are; "" if there are none.
+ */
+const char *made_from_changed(const struct made_from *m, int n);
 /*
  * Do @r's results (read from @path, written by the test @name) belong to
  * this build: are the kernel and initramfs they were made from still as

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "relations.h"
+#include "spec.h"
 #include "tap.h"
 #include "unit_relations.h"
 
@@ -52,6 +53,30 @@ struct runs {
 	const char *paths[MAX_MODES];
 };
 
+/*
+ * The "host file" record a boot writes of its kernel, here of a file made
+ * for the purpose that stays as it is (test_stale() changes it last).
+ */
+static char stamp_path[64];
+
+static void made_from_record(FILE *f)
+{
+	long long mtime_ns, size;
+	int fd;
+
+	if (!stamp_path[0]) {
+		snprintf(stamp_path, sizeof(stamp_path), "/tmp/unit-relations-kernel.XXXXXX");
+		fd = mkstemp(stamp_path);
+		if (fd < 0)
+			abort();
+		close(fd);
+	}
+	if (file_stamp(stamp_path, &mtime_ns, &size))
+		abort();
+	fprintf(f, "host file %s mtime=%lld size=%lld\n", stamp_path, mtime_ns,
+		size);
+}
+
 static void write_run(struct runs *r, int m, const char *const ops[3],
 		      unsigned long seed, int ended, int warned_before)
 {
@@ -65,6 +90,7 @@ static void write_run(struct runs *r, int m, const char *const ops[3],
 	f = fopen(r->path[m], "w");
 	if (!f)
 		abort();
+	made_from_record(f);
 	/* A sequence that only warns, at 1 s, fills the limit's window. */
 	fprintf(f, "qs 7 host=e\n");
 	for (i = 0; i < warned_before; i++)
@@ -236,6 +262,7 @@ static void test_raised_boot(void)
 	f = fopen(r.path[PHASE_WARN], "w");
 	if (!f)
 		abort();
+	made_from_record(f);
 	fprintf(f, "qs 7 host=e\n");
 	fprintf(f, "q 7 0 raise implicit ret=0 m=----ee p=3 l=----ee w=0 pw=0 s=1 t=1\n");
 	fprintf(f, "qs 8 host=e\n");
@@ -356,6 +383,38 @@ static void test_bad_runs(void)
 	remove_runs(&r);
 }
 
+/* Runs of a kernel that changed since are refused, and so are unstamped ones. */
+static void test_stale(void)
+{
+	static struct tally t[N_RELATIONS];
+	char why[512] = "";
+	struct runs r;
+	FILE *f;
+	int err;
+
+	make_runs(&r, agreeing);
+	f = fopen(r.path[PHASE_WARN], "w");
+	if (!f)
+		abort();
+	fprintf(f, "qs 8 host=e\nsequences-end seed=1 seqs=2 ops=80 failed=0 ms=9\n");
+	fclose(f);
+	err = relations_check(r.paths, t, why, sizeof(why));
+	tap(err && strstr(why, "does not say which kernel") &&
+	    strstr(why, "sequences-warn"),
+	    "relations: a run that does not say what made it is refused: %s", why);
+	write_run(&r, PHASE_WARN, agreeing[PHASE_WARN], 1, 1, 0);
+	f = fopen(stamp_path, "a");	/* the kernel, rebuilt */
+	if (!f)
+		abort();
+	fprintf(f, "rebuilt\n");
+	fclose(f);
+	err = relations_check(r.paths, t, why, sizeof(why));
+	tap(err && strstr(why, "is stale") && strstr(why, stamp_path),
+	    "relations: a run whose kernel changed since is refused: %s", why);
+	remove_runs(&r);
+	unlink(stamp_path);
+}
+
 /* A run of one sequence (host e, no twin) of @n records, as written. */
 static void write_trees_run(const char *path, const char *const *ops, int n)
 {
@@ -364,6 +423,7 @@ static void write_trees_run(const char *path, const char *const *ops, int n)
 
 	if (!f)
 		abort();
+	made_from_record(f);
 	fprintf(f, "qs 8 host=e\n");
 	for (i = 0; i < n; i++)
 		fprintf(f, "q 8 %d %s w=0 pw=0 s=%d t=%d\n", i, ops[i],
@@ -495,4 +555,5 @@ void test_relations(void)
 	test_raise();
 	test_trees();
 	test_trees_unsaid();
+	test_stale();
 }
