@@ -76,17 +76,25 @@ int cmd_upstream(const struct opts *o)
 {
 	static struct outcomes legacy, other;
 	static struct run runs[MAX_MODES];
+	char name[64];
 	int j, diff;
 
-	for (j = 0; j < MAX_MODES; j++)
+	for (j = 0; j < MAX_MODES; j++) {
+		snprintf(name, sizeof(name), "upstream-%s", all_modes[j]);
 		if (!o->in.upstream[j] || run_load(o->in.upstream[j], &runs[j]) ||
 		    runs[j].n_upstream == 0) {
-			printf("# upstream-%s: no results (run 'meson test --suite upstream' first)\n",
-			       all_modes[j]);
+			printf("# %s: no results (run 'meson test --suite upstream' first)\n",
+			       name);
 			tap(false, "upstream: results of all %d variants are present",
 			    MAX_MODES);
 			return tap_end();
 		}
+		if (run_stale(name, o->in.upstream[j], &runs[j])) {
+			tap(false, "upstream: the results of all %d variants belong to this build",
+			    MAX_MODES);
+			return tap_end();
+		}
+	}
 	outcomes_of(&runs[PHASE_LEGACY], &legacy);
 	for (j = 0; j < MAX_MODES; j++) {
 		if (j == PHASE_LEGACY)
