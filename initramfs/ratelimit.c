@@ -9,7 +9,7 @@
  * each line (the record's time, on the kernel's clock), and a window may
  * close and reopen between two lines it counts.  So it counts lines since
  * the last point at which it knows no window is open: 5 s and a margin
- * after a line, by the lines' own times.  The kernel's count in its
+ * after the latest line, by the lines' own times.  The kernel's count in its
  * current window is at most that.  The times the guest read the lines
  * would not do: a line logged late in a window but read after a stall
  * would seem to start a new one, and the guest would count too few.
@@ -25,20 +25,29 @@
 
 #include "guest.h"
 
-#define MARGIN_MS 200	/* jiffies against the log clock's ms */
+#define MARGIN_MS 200	/* jiffies, and the delay before the guest reads */
+/*
+ * A line is stamped when printk stores it, after the kernel's check of the
+ * window: a vCPU the host stalls in between stamps it late, so that two
+ * lines of one window may be stamped more than a window apart.  A gap of
+ * a second more than a window is one no stall that long spans.
+ */
+#define STAMP_MARGIN_MS 1000
 
-static long last_logged;	/* the last warning line: the kernel's time */
-static long last_read;		/* and when the guest read it, its own */
+static long last_logged;	/* the latest warning line: the kernel's time */
+static long last_read;		/* when the guest read a line, its own */
 static int lines;		/* lines seen since no window was open */
 
 void count_warnings(const char *line, long logged_ms)
 {
 	if (strncmp(line, WARNING_PREFIX, strlen(WARNING_PREFIX)))
 		return;
-	/* no window was open at last_logged + RATELIMIT_MS + MARGIN_MS */
-	if (lines && logged_ms >= last_logged + RATELIMIT_MS + MARGIN_MS)
+	/* no window was open at last_logged + RATELIMIT_MS + STAMP_MARGIN_MS */
+	if (lines && logged_ms >= last_logged + RATELIMIT_MS + STAMP_MARGIN_MS)
 		lines = 0;
-	last_logged = logged_ms;
+	/* the records of two CPUs may come out of order */
+	if (logged_ms > last_logged)
+		last_logged = logged_ms;
 	last_read = now_ms();
 	lines++;
 }

@@ -64,8 +64,10 @@ write_phase_fragment() {
 	phase=${1#*-}
 	text=$("$(dirname "$0")/phases.sh" fragment "$phase") ||
 		fail "variant '$1': no phase '$phase'"
-	echo "$text" > "$out/phase-$phase.config.tmp"
-	mv "$out/phase-$phase.config.tmp" "$out/phase-$phase.config"
+	# the trees build side by side into OUTDIR: each writes its own copy
+	# (the same text) and renames it into place
+	echo "$text" > "$out/phase-$phase.config.$$"
+	mv "$out/phase-$phase.config.$$" "$out/phase-$phase.config"
 }
 
 # Whether a fragment after $1 in the list $2 sets the symbol $3 again.

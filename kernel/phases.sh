@@ -18,7 +18,7 @@ case ${1:-} in
 	echo "$phases" ;;
 fragment)
 	[ $# -eq 2 ] || { sed -n '6,7p' "$0" >&2; exit 2; }
-	echo "$phases" | grep -qx -- "$2" || {
+	echo "$phases" | grep -qxF -- "$2" || {
 		echo "phases.sh: '$2' is not a phase: configs/phases has $(echo $phases)" >&2
 		exit 1
 	}

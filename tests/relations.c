@@ -261,7 +261,8 @@ int relation_named(const char *name, int *a, int *b, rel_check *check)
 	int r;
 
 	for (r = 0; r < N_PHASE_RELATIONS; r++)
-		if (!strcmp(relations[r].name, name))
+		if (relations[r].a != relations[r].b &&
+		    !strcmp(relations[r].name, name))
 			rel = &relations[r];
 	if (!strcmp(broken_on_purpose.name, name))
 		rel = &broken_on_purpose;
@@ -278,7 +279,8 @@ void relation_names(FILE *out)
 	int r;
 
 	for (r = 0; r < N_PHASE_RELATIONS; r++)
-		fprintf(out, "'%s', ", relations[r].name);
+		if (relations[r].a != relations[r].b)
+			fprintf(out, "'%s', ", relations[r].name);
 	fprintf(out, "'%s'", broken_on_purpose.name);
 }
 

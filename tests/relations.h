@@ -7,12 +7,14 @@
 #ifndef RELATIONS_H
 #define RELATIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "spec.h"
 
 #define N_PHASE_RELATIONS 8	/* between the boots of two phases */
-#define N_RAISE_RELATIONS 6	/* a raised boot and its new phase's */
+/* a raised boot and its new phase's: every pair of phases */
+#define N_RAISE_RELATIONS (MAX_MODES * (MAX_MODES - 1) / 2)
 #define N_RELATIONS (N_PHASE_RELATIONS + N_RAISE_RELATIONS)
 #define RKEEP 3			/* violations kept in full per relation */
 
@@ -24,8 +26,11 @@ struct tally {
 	long named;		/* sequences stopped for the reason @stopped says */
 	const char *stopped;
 	long hidden;		/* refusals whose warning the limit may drop */
+	bool of_raise;		/* a raise relation (relations_raise.c): */
+	long from_raise;	/* sequences compared from their own raise */
 	int violations;
 	int first_id, first_op;	/* the first: its sequence, its operation */
+	char first_why[256];	/* and what was wrong there */
 	char kept[RKEEP][1024];	/* the first ones: sequence, operations, why */
 };
 

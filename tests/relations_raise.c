@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A raise of the phase, as a relation between runs: a boot of phase A
- * whose sysctl a sequence raised to phase B, against the boot of phase B
+ * whose sysctl sequences raised to phase B, against the boot of phase B
  * that ran the same sequences.  No model of the kernel: the promise is
  * that a raise is complete, so from the raise on the raised boot is a
  * boot of B.
  *
- *  raised A -> B = B   a sequence that raised the phase, from its raise
- *                      on, and every later sequence of the boot (all of
- *                      whose mounts were made after the raise): the same
- *                      result, flags, propagation and locks as the boot
- *                      of B, operation by operation.
+ *  a A boot raised to B = B   a sequence that raised the boot's phase
+ *                      to B, from its raise on, and every later sequence
+ *                      that ran under B (all of whose mounts were made
+ *                      after the raise): the same result, flags,
+ *                      propagation and locks as the boot of B, operation
+ *                      by operation.
+ *
+ * The guest's raising sequences raise to each phase in turn, loosest
+ * first, so a boot goes up one phase at a time: the raise each relation
+ * compares from is one step (legacy to warn, warn to implicit, implicit
+ * to enforce), and a boot of A reaches B two steps up by way of the
+ * phases between.  A boot raises once per phase, so these relations
+ * compare one sequence from its raise and a few after it, not thousands.
  *
  * Before the raise the two boots run different phases and may part (a
  * fresh mount that A allows and B refuses, or that B gives flags A does
@@ -27,19 +35,6 @@
 
 #include "relations.h"
 #include "relations_run.h"
-
-/* The boots a raise relates: @a's boot raised to @b's phase. */
-static const struct {
-	enum phase a, b;
-	const char *name;
-} raises[N_RAISE_RELATIONS] = {
-	{ PHASE_LEGACY, PHASE_WARN, "raised legacy to warn = warn" },
-	{ PHASE_LEGACY, PHASE_IMPLICIT, "raised legacy to implicit = implicit" },
-	{ PHASE_LEGACY, PHASE_ENFORCE, "raised legacy to enforce = enforce" },
-	{ PHASE_WARN, PHASE_IMPLICIT, "raised warn to implicit = implicit" },
-	{ PHASE_WARN, PHASE_ENFORCE, "raised warn to enforce = enforce" },
-	{ PHASE_IMPLICIT, PHASE_ENFORCE, "raised implicit to enforce = enforce" },
-};
 
 static void differs(const struct rop *a, const struct rop *b,
 		    const char *phase, char *why, size_t len)
@@ -69,18 +64,18 @@ static void compare_raised(const struct rrun *ra, const struct rrun *rb,
 	char why[256];
 
 	if (sb->n <= from)
-		return;			/* @rb's ended before the raise */
+		goto parted;		/* @rb's ended before the raise */
 	for (n = 0; n < from; n++)
 		if (strcmp(a[n].text, b[n].text))
-			return;		/* parted before the raise */
+			goto parted;
 	if (from > 0 &&
 	    (strcmp(a[from].text, b[from].text) ||
 	     !rop_same_mounts(&a[from], &b[from]) ||
-	     memcmp(a[from].l, b[from].l, sizeof(a[from].l)))) {
-		t->named++;
-		return;
-	}
+	     memcmp(a[from].l, b[from].l, sizeof(a[from].l))))
+		goto parted;
 	t->seqs++;
+	t->from_raise += from > 0;
+	/* up to the shorter: a sequence may end at the guest's time limit */
 	for (n = from; n < sa->n && n < sb->n; n++) {
 		t->ops++;
 		if (!strcmp(a[n].text, b[n].text) && rop_same_state(&a[n], &b[n]))
@@ -89,11 +84,9 @@ static void compare_raised(const struct rrun *ra, const struct rrun *rb,
 		rrun_keep(t, ra, sa, n, why);
 		return;
 	}
-	if (sa->n != sb->n) {
-		snprintf(why, sizeof(why), "the raised boot ran %d operations, the boot of %s %d",
-			 sa->n, all_modes[rb->phase], sb->n);
-		rrun_keep(t, ra, sa, sa->n - 1, why);
-	}
+	return;
+parted:
+	t->named++;
 }
 
 /* @ra's sequences that ran under @rb's phase after a raise, against @rb. */
@@ -113,14 +106,24 @@ static void relate_raised(const struct rrun *ra, const struct rrun *rb,
 	}
 }
 
+/*
+ * Every pair of phases, loosest first: @a's boot raised to @b, for each
+ * of N_RAISE_RELATIONS.
+ */
 void relations_raised(const struct rrun runs[MAX_MODES],
 		      struct tally out[N_RAISE_RELATIONS])
 {
-	int r;
+	static char names[N_RAISE_RELATIONS][64];
+	int a, b, r = 0;
 
-	for (r = 0; r < N_RAISE_RELATIONS; r++) {
-		out[r].name = raises[r].name;
-		out[r].stopped = "parted before the raise";
-		relate_raised(&runs[raises[r].a], &runs[raises[r].b], &out[r]);
-	}
+	for (a = 0; a < MAX_MODES; a++)
+		for (b = a + 1; b < MAX_MODES; b++, r++) {
+			snprintf(names[r], sizeof(names[r]),
+				 "a %s boot raised to %s = %s", all_modes[a],
+				 all_modes[b], all_modes[b]);
+			out[r].name = names[r];
+			out[r].stopped = "parted before the raise";
+			out[r].of_raise = true;
+			relate_raised(&runs[a], &runs[b], &out[r]);
+		}
 }

@@ -229,17 +229,17 @@ void rrun_keep(struct tally *t, const struct rrun *r, const struct rseq *s,
 	if (!t->violations) {
 		t->first_id = s->id;
 		t->first_op = upto;
+		snprintf(t->first_why, sizeof(t->first_why), "%s", why);
 	}
 	if (t->violations++ >= RKEEP)
 		return;
+	/* why first: a long sequence's operations may not all fit */
 	k = t->kept[t->violations - 1];
-	off = snprintf(k, sizeof(t->kept[0]), "sequence %d, host %x: ", s->id,
-		       s->host);
+	off = snprintf(k, sizeof(t->kept[0]), "sequence %d, host %x, operation %d: %s; the operations up to it: ",
+		       s->id, s->host, upto, why);
 	for (i = 0; i <= upto && off < sizeof(t->kept[0]); i++)
 		off += snprintf(k + off, sizeof(t->kept[0]) - off, "%s%s",
 				i ? "; " : "", r->ops[s->first + i].text);
-	if (off < sizeof(t->kept[0]))
-		snprintf(k + off, sizeof(t->kept[0]) - off, ": %s", why);
 }
 
 /* One sequence of both runs, up to where they part (or a raise). */
@@ -326,14 +326,21 @@ int rrun_load_phases(struct rrun runs[MAX_MODES],
 
 void tally_tap(const struct tally *t, int n)
 {
+	char more[64];
 	int r, i;
 
 	for (r = 0; r < n; r++) {
 		/* A relation that compared nothing proves nothing. */
+		if (t[r].of_raise)
+			snprintf(more, sizeof(more), "%ld compared from their own raise",
+				 t[r].from_raise);
+		else
+			snprintf(more, sizeof(more), "%ld refusals the rate limit may hide",
+				 t[r].hidden);
 		tap(t[r].ops > 0 && !t[r].violations,
-		    "%s: %ld operations in %d sequences compared, %d violations, %ld %s, %ld refusals the rate limit may hide",
+		    "%s: %ld operations in %d sequences compared, %d violations, %ld %s, %s",
 		    t[r].name, t[r].ops, t[r].seqs, t[r].violations,
-		    t[r].named, t[r].stopped, t[r].hidden);
+		    t[r].named, t[r].stopped, more);
 		tap_figure("%s: %ld operations compared, %d violations",
 			   t[r].name, t[r].ops, t[r].violations);
 		/* On stderr too: a test log keeps it where TAP drops it. */

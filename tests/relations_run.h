@@ -131,7 +131,8 @@ int rop_same_state(const struct rop *a, const struct rop *b);
 /*
  * The relation between two phases called @name (relations.c, or the one
  * broken on purpose that the shrinker's test shrinks by): 0 with its
- * phases and check, or -1.  relation_names() lists the names.
+ * phases and check, or -1.  relation_names() lists the names.  A
+ * relation within one phase's run is not one of them.
  */
 int relation_named(const char *name, int *a, int *b, rel_check *check);
 void relation_names(FILE *out);

@@ -84,7 +84,7 @@ cp -al "$work/pristine" "$work/patched"	# hard links: see pristine.sh
 xz -dc "$debian" > "$work/config"
 
 # set-mode.sh
-for m in debug base fixed bogus ""; do
+for m in debug base fixed bogus "" "l.gacy" "warn.*"; do
 	expect_fail "set-mode.sh mode '$m'" "unknown mode '$m'" "$work/config" \
 		"$here/kernel/set-mode.sh" "$work/patched" "$work/config" "$m"
 done

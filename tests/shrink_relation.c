@@ -70,20 +70,17 @@ static int replay_both(struct rshrink *sh, const char *text, size_t len)
 }
 
 /*
- * Sequence @id of @r, up to its operation @n, as a failure to shrink; its
- * what, the end of the relation's account in @t (the operations before
- * it are in @f).
+ * Sequence @id of @r, up to its operation @n, as a failure to shrink, and
+ * what the relation found wrong there (@t).
  */
 static void failure_of(const struct rrun *r, int id, int n,
 		       const struct tally *t, struct seq_failure *f)
 {
 	const struct rseq *s = rrun_find_seq(r, id);
-	size_t len = strlen(t->kept[0]), keep = sizeof(f->what) - 1;
 	int i;
 
 	memset(f, 0, sizeof(*f));
-	keep = len < keep ? len : keep;
-	memcpy(f->what, t->kept[0] + len - keep, keep);
+	snprintf(f->what, sizeof(f->what), "%s", t->first_why);
 	f->id = id;
 	f->host = s->host;
 	f->n = n < SEQ_MAX_OPS ? n : SEQ_MAX_OPS;

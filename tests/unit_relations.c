@@ -331,7 +331,7 @@ static void test_raise(void)
 
 	err = raise_check(raised, raised, t, why, sizeof(why));
 	tap(!err && !violations(t) && t[rel].ops == 3 &&
-	    !strcmp(t[rel].name, "raised warn to implicit = implicit"),
+	    !strcmp(t[rel].name, "a warn boot raised to implicit = implicit"),
 	    "relations: a raised boot that is the new phase's from the raise on compares clean (%ld operations of '%s') %s",
 	    t[rel].ops, t[rel].name, why);
 
@@ -341,6 +341,15 @@ static void test_raise(void)
 	tap(!err && red(t) == rel && strstr(t[rel].kept[0], "sequence 9"),
 	    "relations: a fresh mount after the raise made as the old phase would turns '%s' red (%s)",
 	    t[rel].name, err ? why : t[rel].kept[0]);
+
+	/* The raise half-way: compared from it, as the guest's are. */
+	before[0] = "bindremount 4 e ret=0 m=----ee p=3 l=----ee w=0 pw=0";
+	before[1] = raised[0];
+	before[2] = raised[1];
+	err = raise_check(before, before, t, why, sizeof(why));
+	tap(!err && !violations(t) && t[rel].ops == 2 && t[rel].from_raise == 1,
+	    "relations: a sequence raised half-way is compared from its raise (%ld operations, %ld from a raise) %s",
+	    t[rel].ops, t[rel].from_raise, why);
 
 	/* Apart before the raise: the lock warn gave stays, not compared. */
 	before[0] = agreeing[PHASE_WARN][0];
@@ -353,6 +362,38 @@ static void test_raise(void)
 	tap(!err && !violations(t) && t[rel].named == 1 && !t[rel].ops,
 	    "relations: boots apart at the raise are counted, not compared (%ld %s) %s",
 	    t[rel].named, t[rel].stopped, why);
+}
+
+/*
+ * A later sequence of the raised boot, all of it under the new phase:
+ * made as the old phase would make it, it turns the relation red.
+ */
+static void test_after_raise(void)
+{
+	static struct tally t[N_RELATIONS];
+	const int rel = N_PHASE_RELATIONS + 3;	/* warn to implicit */
+	const char *later[3] = { agreeing[PHASE_WARN][0], raised[2], raised[2] };
+	char why[512] = "";
+	struct runs r;
+	FILE *f;
+	int err, i;
+
+	make_runs(&r, agreeing);
+	add_raising(r.path[PHASE_WARN], raised);
+	add_raising(r.path[PHASE_IMPLICIT], raised);
+	for (i = 0; i < 2; i++) {
+		f = fopen(r.path[i ? PHASE_IMPLICIT : PHASE_WARN], "a");
+		if (!f)
+			abort();
+		fprintf(f, "qs 10 host=e\nq 10 0 %s s=4000 t=4000\n",
+			i ? agreeing[PHASE_IMPLICIT][0] : later[0]);
+		fclose(f);
+	}
+	err = relations_check(r.paths, t, why, sizeof(why));
+	remove_runs(&r);
+	tap(!err && red(t) == rel && strstr(t[rel].kept[0], "sequence 10"),
+	    "relations: a later sequence of a raised boot made as the old phase would turns '%s' red (%s)",
+	    t[rel].name, err ? why : t[rel].kept[0]);
 }
 
 /* Runs that are not of the same sequences, or not whole, are refused. */
@@ -497,7 +538,8 @@ static void test_trees(void)
 	if (trees(tree_ops, PHASE_WARN, ops, t, why, sizeof(why)))
 		clean = 0;
 	tap(t[PHASE_WARN].violations == 1 && !t[PHASE_LEGACY].violations &&
-	    strstr(t[PHASE_WARN].kept[0], "bindremount 0 c: "),
+	    strstr(t[PHASE_WARN].kept[0], "operation 1: ") &&
+	    strstr(t[PHASE_WARN].kept[0], "up to it: mount proc 0 e; bindremount 0 c"),
 	    "relations: another tree's other result turns its phase red (%s) %s",
 	    t[PHASE_WARN].violations ? t[PHASE_WARN].kept[0] : "none", why);
 
@@ -553,6 +595,7 @@ void test_relations(void)
 	test_bad_runs();
 	test_raised_boot();
 	test_raise();
+	test_after_raise();
 	test_trees();
 	test_trees_unsaid();
 	test_stale();
