@@ -119,8 +119,9 @@ void relations_raised(const struct rrun runs[MAX_MODES],
 	for (a = 0; a < MAX_MODES; a++)
 		for (b = a + 1; b < MAX_MODES; b++, r++) {
 			snprintf(names[r], sizeof(names[r]),
-				 "a %s boot raised to %s = %s", all_modes[a],
-				 all_modes[b], all_modes[b]);
+				 "%s %s boot raised to %s = %s",
+				 strchr("aeiou", all_modes[a][0]) ? "an" : "a",
+				 all_modes[a], all_modes[b], all_modes[b]);
 			out[r].name = names[r];
 			out[r].stopped = "parted before the raise";
 			out[r].of_raise = true;
