@@ -71,7 +71,8 @@ objects() {
 # Build from copies, taken now: B's copy gets a patch changed, A and C
 # build the snapshot.
 for d in src snapshot; do
-	(cd "$src" && cp -a kernel configs initramfs tests meson.build meson_options.txt "$work/$d/")
+	(cd "$src" && cp -a kernel configs initramfs tests docs README.md meson.build \
+		meson_options.txt "$work/$d/")
 done
 src=$work/snapshot
 
