@@ -2,6 +2,7 @@
 /* Parse the spec and the guest's results, and judge one against the other. */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,10 +218,66 @@ bool md_after_table(int *state, const char *line)
 	}
 }
 
+/* | scenario | what | PHASE | ... (configs/phases) */
+static bool header_ok(char **cells, int n)
+{
+	int i;
+
+	if (n < 2 + MAX_MODES || strcmp(cells[0], "scenario") ||
+	    strcmp(cells[1], "what"))
+		return false;
+	for (i = 0; i < MAX_MODES; i++)
+		if (strcmp(cells[2 + i], all_modes[i]))
+			return false;
+	return true;
+}
+
+/* A row of @n @cells, line @lineno of @path, into @spec: 0, or -1 and @err. */
+static int add_row(struct spec *spec, char **cells, int n, const char *path,
+		   int lineno, char *err, size_t len)
+{
+	struct spec_row *row = &spec->row[spec->n];
+	int i;
+
+	if (n != 2 + MAX_MODES) {
+		snprintf(err, len, "%s:%d: %d cells, want %d", path, lineno, n,
+			 2 + MAX_MODES);
+		return -1;
+	}
+	if (spec->n == MAX_SCENARIOS || spec_find(spec, cells[0])) {
+		snprintf(err, len, "%s:%d: too many rows, or %s twice", path,
+			 lineno, cells[0]);
+		return -1;
+	}
+	snprintf(row->name, sizeof(row->name), "%s", cells[0]);
+	snprintf(row->what, sizeof(row->what), "%s", cells[1]);
+	for (i = 0; i < MAX_MODES; i++)
+		if (parse_cell(cells[2 + i], &row->cell[i])) {
+			snprintf(err, len,
+				 "%s:%d: %s: cannot read '%s' (want 'ok FLAGS', 'warn CLEARED FLAGS' or an errno name)",
+				 path, lineno, all_modes[i], cells[2 + i]);
+			return -1;
+		}
+	spec->n++;
+	return 0;
+}
+
+static void bad_header(const char *path, int lineno, char *err, size_t len)
+{
+	int i;
+
+	snprintf(err, len, "%s:%d: the table header must be | scenario | what |",
+		 path, lineno);
+	for (i = 0; i < MAX_MODES; i++)
+		snprintf(err + strlen(err), len - strlen(err), " %s |",
+			 all_modes[i]);
+	strncat(err, " (configs/phases)", len - strlen(err) - 1);
+}
+
 int spec_load(const char *path, struct spec *spec, char *err, size_t len)
 {
 	char line[2048], *cells[2 + MAX_MODES + 1];
-	int col[MAX_MODES], lineno = 0, header = 0, i, n;
+	int lineno = 0, header = 0, n, bad = 0;
 	FILE *f = fopen(path, "r");
 
 	memset(spec, 0, sizeof(*spec));
@@ -228,7 +285,7 @@ int spec_load(const char *path, struct spec *spec, char *err, size_t len)
 		snprintf(err, len, "%s: cannot open", path);
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	while (!bad && fgets(line, sizeof(line), f)) {
 		lineno++;
 		/* The sequences' table follows (seq_spec.c). */
 		if (!strncmp(line, SEQ_SPEC_HEADING, strlen(SEQ_SPEC_HEADING)))
@@ -237,58 +294,21 @@ int spec_load(const char *path, struct spec *spec, char *err, size_t len)
 			continue;
 		n = split_row(line, cells, 2 + MAX_MODES + 1);
 		if (!header) {
-			/* | scenario | what | PHASE | ... (configs/phases) */
-			if (n < 2 + MAX_MODES || strcmp(cells[0], "scenario") ||
-			    strcmp(cells[1], "what"))
-				goto bad_header;
-			for (i = 0; i < MAX_MODES; i++) {
-				col[i] = 2 + i;
-				if (strcmp(cells[col[i]], all_modes[i]))
-					goto bad_header;
+			header = header_ok(cells, n);
+			if (!header) {
+				bad_header(path, lineno, err, len);
+				bad = 1;
 			}
-			header = 1;
-			continue;
+		} else if (cells[0][0] != '-') {	/* |---|---| */
+			bad = add_row(spec, cells, n, path, lineno, err, len);
 		}
-		if (cells[0][0] == '-')
-			continue;	/* |---|---| */
-		if (n != 2 + MAX_MODES) {
-			snprintf(err, len, "%s:%d: %d cells, want %d", path,
-				 lineno, n, 2 + MAX_MODES);
-			goto fail;
-		}
-		if (spec->n == MAX_SCENARIOS || spec_find(spec, cells[0])) {
-			snprintf(err, len, "%s:%d: too many rows, or %s twice",
-				 path, lineno, cells[0]);
-			goto fail;
-		}
-		snprintf(spec->row[spec->n].name, 64, "%s", cells[0]);
-		snprintf(spec->row[spec->n].what, 256, "%s", cells[1]);
-		for (i = 0; i < MAX_MODES; i++) {
-			if (parse_cell(cells[col[i]], &spec->row[spec->n].cell[i])) {
-				snprintf(err, len,
-					 "%s:%d: %s: cannot read '%s' (want 'ok FLAGS', 'warn CLEARED FLAGS' or an errno name)",
-					 path, lineno, all_modes[i], cells[col[i]]);
-				goto fail;
-			}
-		}
-		spec->n++;
 	}
 	fclose(f);
-	if (!spec->n) {
+	if (!bad && !spec->n) {
 		snprintf(err, len, "%s: no table rows", path);
-		return -1;
+		bad = 1;
 	}
-	return 0;
-bad_header:
-	snprintf(err, len, "%s:%d: the table header must be | scenario | what |",
-		 path, lineno);
-	for (i = 0; i < MAX_MODES; i++)
-		snprintf(err + strlen(err), len - strlen(err), " %s |",
-			 all_modes[i]);
-	strncat(err, " (configs/phases)", len - strlen(err) - 1);
-fail:
-	fclose(f);
-	return -1;
+	return bad ? -1 : 0;
 }
 
 const struct spec_row *spec_find(const struct spec *spec, const char *name)
@@ -382,7 +402,17 @@ static bool count_phase_line(char lines[][256], int n, int *seen,
 	return false;
 }
 
-#define WHY(...) snprintf(v.why + strlen(v.why), sizeof(v.why) - strlen(v.why), __VA_ARGS__)
+/* Add to what is wrong with @v. */
+static void __attribute__((format(printf, 2, 3)))
+why(struct verdict *v, const char *fmt, ...)
+{
+	size_t n = strlen(v->why);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(v->why + n, sizeof(v->why) - n, fmt, ap);
+	va_end(ap);
+}
 
 /*
  * Judge one observed scenario against one cell of the spec: the return
@@ -401,43 +431,65 @@ static bool is_refusal_line(const struct cell *c, const struct result *r,
 	       !strcmp(line, "VFS: Mount too revealing");
 }
 
-struct verdict judge(const struct cell *c, const struct result *r)
+/* What the run shows: refused, warned, or allowed silently. */
+static enum outcome seen_of(const struct result *r)
 {
-	struct verdict v = { .pass = true };
-	char want[512], got[64], exp[64];
-	char phase_lines[MAX_RAISES + 1][256];
-	int phase_seen[MAX_RAISES + 1] = { 0 };
-	int i, warnings = 0, max_warnings, n_phase;
+	enum outcome seen = ALLOWED;
+	int i;
 
-	if (!r) {
-		v.pass = false;
-		v.seen = REFUSED;
-		WHY("no result from the guest; ");
-		return v;
-	}
-	v.seen = ALLOWED;
 	for (i = 0; i < r->n_lines; i++)
 		if (is_warning(r->lines[i]))
-			v.seen = WARNED;
-	if (strcmp(r->ret, "0"))
-		v.seen = REFUSED;
+			seen = WARNED;
+	return strcmp(r->ret, "0") ? REFUSED : seen;
+}
+
+/* The return of every try, and the flags that landed. */
+static void judge_return(const struct cell *c, const struct result *r,
+			 struct verdict *vp)
+{
+	char got[64], exp[64];
 
 	if (c->outcome == REFUSED) {
 		if (strcmp(r->ret, c->err) || r->ok)
-			WHY("returned %s (%d/%d succeeded), want %s; ", r->ret,
+			why(vp, "returned %s (%d/%d succeeded), want %s; ", r->ret,
 			    r->ok, r->tries, c->err);
 	} else {
 		if (strcmp(r->ret, "0") || r->ok != r->tries)
-			WHY("returned %s (%d/%d succeeded), want 0; ", r->ret,
+			why(vp, "returned %s (%d/%d succeeded), want 0; ", r->ret,
 			    r->ok, r->tries);
 		else if (r->flags != c->flags) {
 			format_flags(r->flags, got, sizeof(got));
 			format_flags(c->flags, exp, sizeof(exp));
-			WHY("landed %s, want %s; ", got, exp);
+			why(vp, "landed %s, want %s; ", got, exp);
 		}
 	}
+}
 
-	/* Kernel lines: the warning and the phase's lines where due, nothing else. */
+/* How many @want lines a warned cell's @warnings must be, by the limit. */
+static void judge_warning_count(const struct result *r, int warnings,
+				const char *want, struct verdict *vp)
+{
+	/* Each 5 s window may print up to the burst, no more. */
+	long max_warnings = RATELIMIT_BURST * (1 + r->ms / RATELIMIT_MS);
+	int min_warnings = r->tries < RATELIMIT_BURST ? r->tries : RATELIMIT_BURST;
+
+	if (r->tries == 1 && warnings != 1)
+		why(vp, "%d warning lines, want exactly 1: \"%s\"; ", warnings, want);
+	else if (r->tries > 1 &&
+		 (warnings < min_warnings || warnings > max_warnings))
+		why(vp, "%d warning lines for %d operations in %ld ms, want %d to %ld; ",
+		    warnings, r->tries, r->ms, min_warnings, max_warnings);
+}
+
+/* Kernel lines: the warning and the phase's lines where due, nothing else. */
+static void judge_lines(const struct cell *c, const struct result *r,
+			struct verdict *vp)
+{
+	char want[512];
+	char phase_lines[MAX_RAISES + 1][256];
+	int phase_seen[MAX_RAISES + 1] = { 0 };
+	int i, warnings = 0, n_phase;
+
 	expected_warning(r, c->cleared, want, sizeof(want));
 	n_phase = expected_phase_lines(c, r, phase_lines);
 	for (i = 0; i < r->n_lines; i++) {
@@ -449,26 +501,29 @@ struct verdict judge(const struct cell *c, const struct result *r)
 			continue;
 		if (count_phase_line(phase_lines, n_phase, phase_seen, r->lines[i]))
 			continue;
-		WHY("unexpected kernel line \"%s\"; ", r->lines[i]);
+		why(vp, "unexpected kernel line \"%s\"; ", r->lines[i]);
 	}
 	for (i = 0; i < n_phase; i++)
 		if (phase_seen[i] != 1)
-			WHY("%d times, want once: \"%s\"; ", phase_seen[i],
+			why(vp, "%d times, want once: \"%s\"; ", phase_seen[i],
 			    phase_lines[i]);
-	if (c->outcome == WARNED) {
-		/* Each 5 s window may print up to the burst, no more. */
-		max_warnings = RATELIMIT_BURST * (1 + r->ms / RATELIMIT_MS);
-		if (r->tries == 1 && warnings != 1)
-			WHY("%d warning lines, want exactly 1: \"%s\"; ",
-			    warnings, want);
-		else if (r->tries > 1 &&
-			 (warnings < (r->tries < RATELIMIT_BURST ? r->tries : RATELIMIT_BURST) ||
-			  warnings > max_warnings))
-			WHY("%d warning lines for %d operations in %ld ms, want %d to %d; ",
-			    warnings, r->tries, r->ms,
-			    r->tries < RATELIMIT_BURST ? r->tries : RATELIMIT_BURST,
-			    max_warnings);
+	if (c->outcome == WARNED)
+		judge_warning_count(r, warnings, want, vp);
+}
+
+struct verdict judge(const struct cell *c, const struct result *r)
+{
+	struct verdict v = { .pass = true };
+
+	if (!r) {
+		v.pass = false;
+		v.seen = REFUSED;
+		why(&v, "no result from the guest; ");
+		return v;
 	}
+	v.seen = seen_of(r);
+	judge_return(c, r, &v);
+	judge_lines(c, r, &v);
 	v.pass = !v.why[0];
 	if (v.why[0])
 		v.why[strlen(v.why) - 2] = 0;
