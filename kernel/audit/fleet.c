@@ -169,6 +169,52 @@ static void remember_warning(struct window *l, double t)
 	l->recent[l->nrecent++] = t;
 }
 
+/* A warning line: a proof of warn, an offence, a line in its window. */
+static int add_warning(struct host *h, const struct audit_event *e,
+		       const struct audit_record *r, struct limited *l,
+		       struct window *w)
+{
+	/*
+	 * Only warn prints it, or a raise that came while the operation was
+	 * under way: a proof of warn, not of less.
+	 */
+	if (h->phase < PH_WARN) {
+		h->phase = PH_WARN;
+		h->phase_from_log = true;
+	}
+	h->warnings++;
+	if (!strcmp(e->op, "setattr"))
+		h->setattr_warnings++;
+	remember_warning(w, r->t);
+	l->seq = ++h->seq;
+	return add_offence(h, e, r->when[0] ? r->when : "unknown time");
+}
+
+/* What the log says of the host's phase: a boot parameter, or a raise. */
+static void note_phase(struct host *h, const struct audit_event *e)
+{
+	switch (e->kind) {
+	case EV_IGNORED:
+		/* A kernel without the run-time phase: the parameter said nothing. */
+		if (h->phase_from_cmdline) {
+			h->phase = PH_UNKNOWN;
+			h->phase_from_log = h->phase_from_cmdline = false;
+		}
+		break;
+	case EV_CMDLINE:
+		h->phase = e->phase;
+		h->phase_from_log = h->phase_from_cmdline = true;
+		break;
+	case EV_RAISE:
+		h->phase = e->phase;
+		h->phase_from_log = true;
+		h->phase_from_cmdline = false;
+		break;
+	default:
+		break;
+	}
+}
+
 int fleet_add(const struct audit_record *r, void *arg, char *err,
 	      size_t errlen)
 {
@@ -191,8 +237,6 @@ int fleet_add(const struct audit_record *r, void *arg, char *err,
 	}
 	h->records++;
 	switch (e.kind) {
-	case EV_OTHER:
-		break;
 	case EV_MALFORMED:
 		snprintf(err, errlen, "a truncated or altered message of the proc and sysfs mount flags, which would make the verdict wrong: \"%.200s\"",
 			 r->msg);
@@ -201,20 +245,7 @@ int fleet_add(const struct audit_record *r, void *arg, char *err,
 		new_boot(h);
 		break;
 	case EV_WARNING:
-		/*
-		 * Only warn prints it, or a raise that came while the
-		 * operation was under way: a proof of warn, not of less.
-		 */
-		if (h->phase < PH_WARN) {
-			h->phase = PH_WARN;
-			h->phase_from_log = true;
-		}
-		h->warnings++;
-		if (!strcmp(e.op, "setattr"))
-			h->setattr_warnings++;
-		remember_warning(w, r->t);
-		l->seq = ++h->seq;
-		if (add_offence(h, &e, r->when[0] ? r->when : "unknown time")) {
+		if (add_warning(h, &e, r, l, w)) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
@@ -224,21 +255,8 @@ int fleet_add(const struct audit_record *r, void *arg, char *err,
 		l->lost += e.count;
 		w->nrecent = 0;		/* what it lost so far is reported */
 		break;
-	case EV_IGNORED:
-		/* A kernel without the run-time phase: the parameter said nothing. */
-		if (h->phase_from_cmdline) {
-			h->phase = PH_UNKNOWN;
-			h->phase_from_log = h->phase_from_cmdline = false;
-		}
-		break;
-	case EV_CMDLINE:
-		h->phase = e.phase;
-		h->phase_from_log = h->phase_from_cmdline = true;
-		break;
-	case EV_RAISE:
-		h->phase = e.phase;
-		h->phase_from_log = true;
-		h->phase_from_cmdline = false;
+	default:
+		note_phase(h, &e);
 		break;
 	}
 	return 0;
