@@ -483,57 +483,61 @@ static void test_lava_log(const char *spec_path)
  * worked out from the rule it names (tests/seq_model.c), not taken from a
  * kernel run.
  */
+/* The model's rules, each on a short sequence: phase, host, what it gives. */
+static const struct {
+	int phase, host;
+	const char *ops, *want, *rule;
+} seq_model_cases[] = {
+	{ PHASE_LEGACY, 0xe, "bind 4 0 root one;bindremount 0 0",
+	  "EPERM m=e-e-ee p=3", "N2, N3: a bind keeps the host's locks" },
+	{ PHASE_ENFORCE, 0xe, "mount proc 0 0", "EPERM m=----ee p=3", "R1" },
+	{ PHASE_IMPLICIT, 0xe, "mount proc 0 0", "0 m=e-e-ee p=3", "R5" },
+	{ PHASE_WARN, 0xe, "mount proc 0 0;bindremount 0 0",
+	  "0 m=0-0-ee p=3", "R1, R3: warn allows, and the copy has what the mount had" },
+	{ PHASE_IMPLICIT, 0xe, "mount sysfs 0 e;bindremount 0 0",
+	  "0 m=e-e-ee p=3", "R5: a remount keeps the marked flags" },
+	{ PHASE_IMPLICIT, 0xe, "mount sysfs 0 e;setattr 0 0 e one",
+	  "EPERM m=e-e-ee p=3", "R5: an explicit clear is refused" },
+	{ PHASE_ENFORCE, 0xe, "mount proc 0 e;bindremount 2 0",
+	  "EPERM m=e-e-ee p=3", "N8, R2: the copy keeps the locks" },
+	{ PHASE_IMPLICIT, 0x0, "mount proc 0 0;bind 5 1 root one;setattr 3 1 0 one",
+	  "0 m=000100 p=3", "N8: the copy of a bind is a mount of its own" },
+	{ PHASE_LEGACY, 0x0, "mount proc 0 0;nest;umount 0",
+	  "EINVAL m=0-0-00 p=0", "N3: the copy locks the mount; N8: slaves" },
+	{ PHASE_LEGACY, 0x0, "mount proc 0 0;unshare;umount 0",
+	  "0 m=----00 p=3", "N3: a copy in the same user namespace does not; N8: peers" },
+	{ PHASE_ENFORCE, 0xf, "mount proc 0 e", "EPERM m=----ff p=3", "R4" },
+	{ PHASE_LEGACY, 0x0, "mount sysfs 0 0;remount 0 0",
+	  "EPERM m=0-0-00 p=3", "K2" },
+	{ PHASE_LEGACY, 0x0, "mount proc 0 0;remount 0 1",
+	  "0 m=1-0-00 p=3", "N5: proc's own superblock" },
+	{ PHASE_LEGACY, 0x0, "mount proc 0 0;nest;remount 0 0",
+	  "EPERM m=0-0-00 p=0", "N5: owned by the parent user namespace" },
+	{ PHASE_LEGACY, 0x0, "prop 0 private;mount proc 0 1;bindremount 0 0;nest;mount proc 1 0",
+	  "0 m=00--00 p=0", "N1: the host's /proc still allows it" },
+	{ PHASE_LEGACY, 0x0, "prop 0 private;mount proc 0 0;move 0 3;umount 3",
+	  "0 m=----00 p=0", "move and umount of a mount of our own" },
+	{ PHASE_LEGACY, 0x0, "mount proc 0 0;move 0 1",
+	  "EINVAL m=0-0-00 p=3", "N8: not out of a shared parent" },
+	{ PHASE_LEGACY, 0x0, "prop 1 slave;mount proc 2 0",
+	  "0 m=--0-00 p=1", "N8: a slave does not send" },
+	{ PHASE_LEGACY, 0x0, "prop 1 slave;mount proc 0 0;umount 2",
+	  "0 m=0---00 p=1", "N8: a slave receives; its umount stays its own" },
+	{ PHASE_LEGACY, 0x0, "prop 0 slave;prop 1 private;mount proc 0 0",
+	  "0 m=0---00 p=0", "N8: a master without peers leaves its slaves to its own" },
+	{ PHASE_LEGACY, 0x0, "prop 0 private;prop 0 shared;mount proc 0 0",
+	  "0 m=0---00 p=0", "N8: a new peer group of its own" },
+	{ PHASE_LEGACY, 0x0, "prop 1 slave;prop 1 shared;mount proc 2 0;mount proc 1 0",
+	  "0 m=-00000 p=1", "N8: a shared slave receives from its master and sends to its own group" },
+};
+
 static void test_seq_model(void)
 {
-	static const struct {
-		int phase, host;
-		const char *ops, *want, *rule;
-	} cases[] = {
-		{ PHASE_LEGACY, 0xe, "bind 4 0 root one;bindremount 0 0",
-		  "EPERM m=e-e-ee p=3", "N2, N3: a bind keeps the host's locks" },
-		{ PHASE_ENFORCE, 0xe, "mount proc 0 0", "EPERM m=----ee p=3", "R1" },
-		{ PHASE_IMPLICIT, 0xe, "mount proc 0 0", "0 m=e-e-ee p=3", "R5" },
-		{ PHASE_WARN, 0xe, "mount proc 0 0;bindremount 0 0",
-		  "0 m=0-0-ee p=3", "R1, R3: warn allows, and the copy has what the mount had" },
-		{ PHASE_IMPLICIT, 0xe, "mount sysfs 0 e;bindremount 0 0",
-		  "0 m=e-e-ee p=3", "R5: a remount keeps the marked flags" },
-		{ PHASE_IMPLICIT, 0xe, "mount sysfs 0 e;setattr 0 0 e one",
-		  "EPERM m=e-e-ee p=3", "R5: an explicit clear is refused" },
-		{ PHASE_ENFORCE, 0xe, "mount proc 0 e;bindremount 2 0",
-		  "EPERM m=e-e-ee p=3", "N8, R2: the copy keeps the locks" },
-		{ PHASE_IMPLICIT, 0x0, "mount proc 0 0;bind 5 1 root one;setattr 3 1 0 one",
-		  "0 m=000100 p=3", "N8: the copy of a bind is a mount of its own" },
-		{ PHASE_LEGACY, 0x0, "mount proc 0 0;nest;umount 0",
-		  "EINVAL m=0-0-00 p=0", "N3: the copy locks the mount; N8: slaves" },
-		{ PHASE_LEGACY, 0x0, "mount proc 0 0;unshare;umount 0",
-		  "0 m=----00 p=3", "N3: a copy in the same user namespace does not; N8: peers" },
-		{ PHASE_ENFORCE, 0xf, "mount proc 0 e", "EPERM m=----ff p=3", "R4" },
-		{ PHASE_LEGACY, 0x0, "mount sysfs 0 0;remount 0 0",
-		  "EPERM m=0-0-00 p=3", "K2" },
-		{ PHASE_LEGACY, 0x0, "mount proc 0 0;remount 0 1",
-		  "0 m=1-0-00 p=3", "N5: proc's own superblock" },
-		{ PHASE_LEGACY, 0x0, "mount proc 0 0;nest;remount 0 0",
-		  "EPERM m=0-0-00 p=0", "N5: owned by the parent user namespace" },
-		{ PHASE_LEGACY, 0x0, "prop 0 private;mount proc 0 1;bindremount 0 0;nest;mount proc 1 0",
-		  "0 m=00--00 p=0", "N1: the host's /proc still allows it" },
-		{ PHASE_LEGACY, 0x0, "prop 0 private;mount proc 0 0;move 0 3;umount 3",
-		  "0 m=----00 p=0", "move and umount of a mount of our own" },
-		{ PHASE_LEGACY, 0x0, "mount proc 0 0;move 0 1",
-		  "EINVAL m=0-0-00 p=3", "N8: not out of a shared parent" },
-		{ PHASE_LEGACY, 0x0, "prop 1 slave;mount proc 2 0",
-		  "0 m=--0-00 p=1", "N8: a slave does not send" },
-		{ PHASE_LEGACY, 0x0, "prop 1 slave;mount proc 0 0;umount 2",
-		  "0 m=0---00 p=1", "N8: a slave receives; its umount stays its own" },
-		{ PHASE_LEGACY, 0x0, "prop 0 slave;prop 1 private;mount proc 0 0",
-		  "0 m=0---00 p=0", "N8: a master without peers leaves its slaves to its own" },
-		{ PHASE_LEGACY, 0x0, "prop 0 private;prop 0 shared;mount proc 0 0",
-		  "0 m=0---00 p=0", "N8: a new peer group of its own" },
-		{ PHASE_LEGACY, 0x0, "prop 1 slave;prop 1 shared;mount proc 2 0;mount proc 1 0",
-		  "0 m=-00000 p=1", "N8: a shared slave receives from its master and sends to its own group" },
-	};
+	const size_t n = sizeof(seq_model_cases) / sizeof(seq_model_cases[0]);
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < n; i++) {
+		const typeof(seq_model_cases[0]) *c = &seq_model_cases[i];
 		char ops[256], got[64], text[80];
 		struct seq_state s;
 		struct seq_result r = { 0 };
@@ -541,8 +545,8 @@ static void test_seq_model(void)
 		char *p, *save;
 		int ok = 1;
 
-		snprintf(ops, sizeof(ops), "%s", cases[i].ops);
-		seq_init(&s, cases[i].phase, cases[i].host, SEQ_TRUE, SEQ_WALK_LIST);
+		snprintf(ops, sizeof(ops), "%s", c->ops);
+		seq_init(&s, c->phase, c->host, SEQ_TRUE, SEQ_WALK_LIST);
 		for (p = strtok_r(ops, ";", &save); p;
 		     p = strtok_r(NULL, ";", &save)) {
 			ok = ok && !seq_op_parse(p, &op) && seq_valid(&s, &op) &&
@@ -550,10 +554,10 @@ static void test_seq_model(void)
 			r = seq_apply(&s, &op);
 		}
 		seq_result_format(&r, got, sizeof(got));
-		tap(ok && !strcmp(got, cases[i].want),
+		tap(ok && !strcmp(got, c->want),
 		    "seq model %s, host %x: %s gives %s (%s; got %s)",
-		    all_modes[cases[i].phase], cases[i].host, cases[i].ops,
-		    cases[i].want, cases[i].rule, got);
+		    all_modes[c->phase], c->host, c->ops,
+		    c->want, c->rule, got);
 	}
 	tap(seq_op_parse("mount ext4 0 0", &(struct seq_op){ 0 }) &&
 	    seq_op_parse("setattr 0 1 1 one", &(struct seq_op){ 0 }) &&
