@@ -337,17 +337,62 @@ static void broken_turns_red(const char *audit, const char *dir, const char *pat
 	json_object_put(report);
 }
 
+/* One form of the saved log, written back, audited and judged. */
+struct form_run {
+	char sub[600], path[700];
+	json_object *report;
+	struct keys saved, got;
+};
+
+static void audit_form(const char *audit, const char *results,
+		       const char *dir, size_t f, const char *want,
+		       const struct keys *rows, struct form_run *fr)
+{
+	int lines, status;
+	bool saved_ok;
+
+	snprintf(fr->sub, sizeof(fr->sub), "%s/%s", dir, forms[f].form);
+	snprintf(fr->path, sizeof(fr->path), "%s/%s/%s", dir, forms[f].form,
+		 forms[f].file);
+	saved_ok = !mkdir(fr->sub, 0700) &&
+		   extract(results, forms[f].form, fr->path, &lines, &status) &&
+		   !log_warnings(fr->path, forms[f].json, &fr->saved);
+	tap(saved_ok && status == 0 && lines > 0,
+	    "%s: the system saved its kernel log (exit %d, %d lines)", forms[f].form, status, lines);
+	fr->report = audit_json(audit, "warn", fr->sub);
+	tap(fr->report != NULL, "%s: psmf-audit --phase warn --json gives a report", forms[f].form);
+	if (fr->report)
+		judge_form(fr->report, forms[f].form, want, &fr->saved, rows, &fr->got);
+}
+
+/* The table and the boot's results: 0, or 2 after a Bail out! line. */
+static int load_inputs(char **argv, struct tool_spec *ts, struct run *run)
+{
+	char err[512];
+
+	if (tool_spec_load(argv[2], argv[3], ts, err, sizeof(err))) {
+		printf("Bail out! %s\n", err);
+		return 2;
+	}
+	if (run_load(argv[4], run) || !run->ended) {
+		printf("Bail out! %s: no finished boot of the Debian system; run its system-warn test first\n",
+		       argv[4]);
+		return 2;
+	}
+	if (run_stale("system-warn", argv[4], run))
+		return 2;	/* it said which file changed, and what to run */
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	char dir[] = "/tmp/psmf-system-audit.XXXXXX", sub[N_FORMS][600], path[N_FORMS][700];
-	json_object *report[N_FORMS] = { 0 };
-	static struct keys rows, saved[N_FORMS], got[N_FORMS];
+	char dir[] = "/tmp/psmf-system-audit.XXXXXX";
+	static struct form_run fr[N_FORMS];
+	static struct keys rows;
 	static struct tool_spec ts;
 	static struct run run;
 	const char *want;
-	int odd, lines, status;
-	bool saved_ok;
-	char err[512];
+	int odd;
 	size_t f;
 
 	printf("TAP version 13\n");
@@ -355,17 +400,8 @@ int main(int argc, char **argv)
 		printf("Bail out! usage: audit_system_test PSMF_AUDIT SYSTEM_MD RELEASE RESULTS\n");
 		return 2;
 	}
-	if (tool_spec_load(argv[2], argv[3], &ts, err, sizeof(err))) {
-		printf("Bail out! %s\n", err);
+	if (load_inputs(argv, &ts, &run))
 		return 2;
-	}
-	if (run_load(argv[4], &run) || !run.ended) {
-		printf("Bail out! %s: no finished boot of the Debian system; run its system-warn test first\n",
-		       argv[4]);
-		return 2;
-	}
-	if (run_stale("system-warn", argv[4], &run))
-		return 2;	/* it said which file changed, and what to run */
 	if (!mkdtemp(dir)) {
 		printf("Bail out! mkdtemp: %s\n", strerror(errno));
 		return 2;
@@ -377,29 +413,19 @@ int main(int argc, char **argv)
 	tap((rows.n > 0) == table_warns(&ts),
 	    "the rows printed warnings (%d offences), as tests/system.md says some row %s under warn",
 	    rows.n, table_warns(&ts) ? "warns" : "does not warn");
-	for (f = 0; f < N_FORMS; f++) {
-		snprintf(sub[f], sizeof(sub[f]), "%s/%s", dir, forms[f].form);
-		snprintf(path[f], sizeof(path[f]), "%s/%s", sub[f], forms[f].file);
-		saved_ok = !mkdir(sub[f], 0700) &&
-			   extract(argv[4], forms[f].form, path[f], &lines, &status) &&
-			   !log_warnings(path[f], forms[f].json, &saved[f]);
-		tap(saved_ok && status == 0 && lines > 0,
-		    "%s: the system saved its kernel log (exit %d, %d lines)", forms[f].form, status, lines);
-		report[f] = audit_json(argv[1], "warn", sub[f]);
-		tap(report[f] != NULL, "%s: psmf-audit --phase warn --json gives a report", forms[f].form);
-		if (report[f])
-			judge_form(report[f], forms[f].form, want, &saved[f], &rows, &got[f]);
-	}
-	tap(report[0] && report[1] && !strcmp(verdict_of(audit_host(report[0], HOSTNAME)),
-					     verdict_of(audit_host(report[1], HOSTNAME))) &&
-	    !differ(&got[0], &got[1], "the export", "dmesg", true),
+	for (f = 0; f < N_FORMS; f++)
+		audit_form(argv[1], argv[4], dir, f, want, &rows, &fr[f]);
+	tap(fr[0].report && fr[1].report &&
+	    !strcmp(verdict_of(audit_host(fr[0].report, HOSTNAME)),
+		    verdict_of(audit_host(fr[1].report, HOSTNAME))) &&
+	    !differ(&fr[0].got, &fr[1].got, "the export", "dmesg", true),
 	    "the journal's export and dmesg's text give the same verdict and offences");
-	if (report[1])
-		broken_turns_red(argv[1], sub[1], path[1], &saved[1]);
+	if (fr[1].report)
+		broken_turns_red(argv[1], fr[1].sub, fr[1].path, &fr[1].saved);
 	for (f = 0; f < N_FORMS; f++) {
-		json_object_put(report[f]);
-		unlink(path[f]);
-		rmdir(sub[f]);
+		json_object_put(fr[f].report);
+		unlink(fr[f].path);
+		rmdir(fr[f].sub);
 	}
 	rmdir(dir);
 	run_free(&run);
