@@ -324,6 +324,49 @@ static void lava_paths(const struct opts *o, struct lava_paths *p)
 }
 
 /*
+ * The job to run: @o's as given, or for --expect other than pass one
+ * derived from it (*@broken names what it breaks).  0, or 2 to stop.
+ */
+static int prepare_job(const struct opts *o, struct lava_job *j,
+		       struct lava_paths *p, int mode, const char **broken)
+{
+	if (!lava_root())
+		return 2;
+	lava_paths(o, p);
+	if (mkdir(p->out, 0755) && errno != EEXIST)
+		return perror(p->out), 2;
+	*broken = "";
+	if (!strcmp(o->expect, "pass"))
+		return 0;
+	if (!o->kernel || !o->initrd)
+		usage();
+	*broken = derive_job(o, j, p, mode);
+	if (!*broken) {
+		printf("Bail out! cannot write the %s job in %s\n", o->expect,
+		       p->out);
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * A job broken on purpose: the runner judging by the true spec disagrees
+ * with LAVA on exactly the broken case, so the comparison can fail.
+ */
+static void broken_disagrees(const struct opts *o, struct lava_paths *p,
+			     int mode, const struct lava_log *lava,
+			     bool killed, const char *broken)
+{
+	int status;
+
+	runner_cases.n = 0;
+	snprintf(p->spec, sizeof(p->spec), "%s", o->spec);
+	status = check_job(o, p, mode, lava, killed, NULL, true);
+	tap(status == 1, "%s: judged by the true spec, the runner disagrees with LAVA on %s alone (%d checks failed)",
+	    o->tag, broken, status);
+}
+
+/*
  * runner lava --job FILE --dir OUT --spec SPEC --mode MODE --tag TAG
  *             [--boot-phase MODE] [--timeout S]
  *             [--expect broken|hang|bad-url --kernel BZIMAGE --initrd CPIO]
@@ -333,7 +376,7 @@ int cmd_lava(const struct opts *o)
 	struct lava_job j = { .tag = o->tag, .mode = o->mode,
 			      .phase = o->boot_phase, .alone = true,
 			      .timeout = o->timeout };
-	const char *broken = "";
+	const char *broken;
 	struct lava_paths p;
 	struct lava_log lava;
 	char devdir[4096];
@@ -345,23 +388,10 @@ int cmd_lava(const struct opts *o)
 		usage();
 	need_mode(o->mode);
 	mode = need_mode(o->boot_phase ? o->boot_phase : o->mode);
-	if (!lava_root())
-		return 2;
-	lava_paths(o, &p);
 	snprintf(devdir, sizeof(devdir), "%s", o->job);
 	dirname(devdir);
-	if (mkdir(p.out, 0755) && errno != EEXIST)
-		return perror(p.out), 2;
-	if (strcmp(o->expect, "pass")) {
-		if (!o->kernel || !o->initrd)
-			usage();
-		broken = derive_job(o, &j, &p, mode);
-		if (!broken) {
-			printf("Bail out! cannot write the %s job in %s\n",
-			       o->expect, p.out);
-			return 2;
-		}
-	}
+	if (prepare_job(o, &j, &p, mode, &broken))
+		return 2;
 	start = now_ms();
 	status = lava_run(p.job, devdir, p.out, p.log, lava_job_seconds(&j) + 60,
 			  false, &killed);
@@ -379,17 +409,8 @@ int cmd_lava(const struct opts *o)
 		return tap_end();
 	}
 	check_job(o, &p, mode, &lava, killed, *broken ? broken : NULL, false);
-	if (*broken) {
-		/*
-		 * The comparison itself can fail: the runner judging by the
-		 * true spec disagrees with LAVA on exactly the broken case.
-		 */
-		runner_cases.n = 0;
-		snprintf(p.spec, sizeof(p.spec), "%s", o->spec);
-		status = check_job(o, &p, mode, &lava, killed, NULL, true);
-		tap(status == 1, "%s: judged by the true spec, the runner disagrees with LAVA on %s alone (%d checks failed)",
-		    o->tag, broken, status);
-	}
+	if (*broken)
+		broken_disagrees(o, &p, mode, &lava, killed, broken);
 	return tap_end();
 }
 
