@@ -9,6 +9,28 @@
 
 #include "report.h"
 
+/*
+ * A markdown table header: the columns of @lead ("| a | b |"), one per
+ * phase, then those of @trail (" c |" or ""), and its separator row.
+ */
+void md_phase_header(FILE *f, const char *lead, const char *trail)
+{
+	int j, cols = MAX_MODES - 1;
+	const char *p;
+
+	fprintf(f, "%s", lead);
+	for (j = 0; j < MAX_MODES; j++)
+		fprintf(f, " %s |", all_modes[j]);
+	fprintf(f, "%s\n|", trail);
+	for (p = lead; *p; p++)
+		cols += *p == '|';
+	for (p = trail; *p; p++)
+		cols += *p == '|';
+	while (cols--)
+		fprintf(f, "---|");
+	fprintf(f, "\n");
+}
+
 /* Tool @i of the first run, as run by variant @mode; NULL if it was not. */
 const struct tool_run *compat_tool_in(const struct matrix *m, int i, int mode)
 {

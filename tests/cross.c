@@ -159,8 +159,9 @@ int cmd_cross(const struct opts *o)
 	struct spec spec;
 	int i, j;
 
-	if (!o->dir)
+	if (!o->dir || !o->spec)
 		usage();
+	load_spec(o->spec, &spec);
 	if (!load_matrix(o, &spec, runs, &m))
 		return tap_end();
 	for (i = 0; i < spec.n; i++)

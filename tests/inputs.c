@@ -43,13 +43,10 @@ int load_runs(const struct opts *o, struct run *runs, struct matrix *m)
 	return n;
 }
 
-/* The spec and every phase's matrix results, for cross and mutate. */
-bool load_matrix(const struct opts *o, struct spec *spec, struct run *runs,
-		 struct matrix *m)
+/* Every phase's matrix results, judged by @spec, for cross and mutate. */
+bool load_matrix(const struct opts *o, const struct spec *spec,
+		 struct run *runs, struct matrix *m)
 {
-	if (!o->spec)
-		usage();
-	load_spec(o->spec, spec);
 	m->spec = spec;
 	if (load_runs(o, runs, m)) {
 		tap(false, "results of all %d variants are present", MAX_MODES);

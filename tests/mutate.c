@@ -95,6 +95,9 @@ int cmd_mutate(const struct opts *o)
 	size_t len = 0;
 	int i, warn = PHASE_WARN, done = 0;
 
+	if (!o->spec)
+		usage();
+	load_spec(o->spec, &spec);
 	if (!load_matrix(o, &spec, runs, &m))
 		return tap_end();
 	for (i = 0; i < spec.n && done < 2; i++) {

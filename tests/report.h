@@ -22,11 +22,12 @@ int compat_index(const struct matrix *m, const char *name);
 const char *without_pid(const char *s, char *buf, size_t len);
 const char *tool_call(const struct tool_run *t, char *buf, size_t len);
 void compat_table_markdown(const struct matrix *m, FILE *f);
+/* A markdown header: @lead's columns, one per phase, @trail's; its |---|. */
+void md_phase_header(FILE *f, const char *lead, const char *trail);
 
 /* matrix.{md,html,json} if m->spec, compat.md if m->tools. */
 int report_write(const struct matrix *m, const char *dir);
 int report_compat(const struct matrix *m, FILE *f);
-void md_phase_header(FILE *f, const char *lead, const char *trail);
 int report_markdown(const struct matrix *m, FILE *f);
 int report_html(const struct matrix *m, FILE *f);
 int report_json(const struct matrix *m, FILE *f);

@@ -60,8 +60,8 @@ void load_spec(const char *path, struct spec *spec);
 
 /* inputs.c: the results of other runs, loaded from their paths */
 int load_runs(const struct opts *o, struct run *runs, struct matrix *m);
-bool load_matrix(const struct opts *o, struct spec *spec, struct run *runs,
-		 struct matrix *m);
+bool load_matrix(const struct opts *o, const struct spec *spec,
+		 struct run *runs, struct matrix *m);
 int load_tool_runs(const struct opts *o, struct run *runs, struct matrix *m);
 int load_told_runs(const struct opts *o, struct run told[][MAX_MODES],
 		   struct matrix *m);
