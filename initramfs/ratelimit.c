@@ -28,9 +28,10 @@
 #define MARGIN_MS 200	/* jiffies, and the delay before the guest reads */
 /*
  * A line is stamped when printk stores it, after the kernel's check of the
- * window: a vCPU the host stalls in between stamps it late, so that two
- * lines of one window may be stamped more than a window apart.  A gap of
- * a second more than a window is one no stall that long spans.
+ * window (in jiffies): a vCPU the host stalls in between stamps it late,
+ * so that two lines of one window may be stamped more than a window
+ * apart.  A second more than a window covers the jiffies' rounding and
+ * such a stall up to 800 ms.
  */
 #define STAMP_MARGIN_MS 1000
 

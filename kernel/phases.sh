@@ -18,7 +18,10 @@ case ${1:-} in
 	echo "$phases" ;;
 fragment)
 	[ $# -eq 2 ] || { sed -n '6,7p' "$0" >&2; exit 2; }
-	echo "$phases" | grep -qxF -- "$2" || {
+	case $2 in
+	'' | *[!a-z]*) false ;;
+	*) echo "$phases" | grep -qxF -- "$2" ;;
+	esac || {
 		echo "phases.sh: '$2' is not a phase: configs/phases has $(echo $phases)" >&2
 		exit 1
 	}

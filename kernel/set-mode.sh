@@ -20,7 +20,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 fail() { echo "set-mode.sh: error: $*" >&2; exit 1; }
 
 phases=$("$here/kernel/phases.sh")
-echo "$phases" | grep -qxF -- "$mode" ||
+case $mode in '' | *[!a-z]*) false ;; *) echo "$phases" | grep -qxF -- "$mode" ;; esac ||
 	fail "unknown mode '$mode': use one of $(echo $phases) (base, debug and fixed are fragments of the test build, not phases)"
 sym=CONFIG_PROC_SYSFS_MOUNT_FLAGS_$(echo "$mode" | tr a-z A-Z)
 

@@ -74,8 +74,7 @@ static void compare_raised(const struct rrun *ra, const struct rrun *rb,
 	     memcmp(a[from].l, b[from].l, sizeof(a[from].l))))
 		goto parted;
 	t->seqs++;
-	t->from_raise += from > 0;
-	/* up to the shorter: a sequence may end at the guest's time limit */
+	t->from_raise += sa->raise_at >= 0;
 	for (n = from; n < sa->n && n < sb->n; n++) {
 		t->ops++;
 		if (!strcmp(a[n].text, b[n].text) && rop_same_state(&a[n], &b[n]))
@@ -83,6 +82,12 @@ static void compare_raised(const struct rrun *ra, const struct rrun *rb,
 		differs(&a[n], &b[n], all_modes[rb->phase], why, sizeof(why));
 		rrun_keep(t, ra, sa, n, why);
 		return;
+	}
+	/* Of another length: a violation, unless the time limit cut one. */
+	if (sa->n != sb->n && !sa->exit && !sb->exit) {
+		snprintf(why, sizeof(why), "the raised boot ran %d operations, the boot of %s %d, both to their end",
+			 sa->n, all_modes[rb->phase], sb->n);
+		rrun_keep(t, ra, sa, sa->n - 1, why);
 	}
 	return;
 parted:

@@ -26,7 +26,7 @@ static struct rseq *new_seq(struct rrun *r, int id, int host)
 
 	r->seq[r->n] = (struct rseq){ .id = id, .host = host,
 				      .first = r->n_ops, .from = now,
-				      .to = now, .raise_at = -1 };
+				      .to = now, .raise_at = -1, .exit = -1 };
 	return &r->seq[r->n++];
 }
 
@@ -119,7 +119,7 @@ int rrun_load(struct rrun *r, const char *path, int phase, char *why,
 	FILE *f;
 	int cur = -1;
 	char line[1024];
-	int id, host;
+	int id, host, status;
 
 	r->path = path;
 	r->phase = phase;
@@ -146,6 +146,9 @@ int rrun_load(struct rrun *r, const char *path, int phase, char *why,
 			note_warned(r, o.t, o.w + o.pw);
 			if (r->seq[r->n - 1].to > phase && id < r->raised_id)
 				r->raised_id = id;
+		} else if (sscanf(line, "qe %d exit=%d", &id, &status) == 2) {
+			if (r->n && r->seq[r->n - 1].id == id)
+				r->seq[r->n - 1].exit = status;
 		} else if (!made_from_parse(line, r->made_by, &r->n_made_by)) {
 			continue;
 		} else if (sscanf(line, "sequences-end seed=%lu %*s ops=%ld",

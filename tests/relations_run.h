@@ -33,12 +33,14 @@ struct rop {
 /*
  * A sequence: its operations are the run's ops[first .. first + n).  It
  * ran under phase @from until its operation @raise_at raised the boot's
- * phase to @to (-1 and @to == @from: it raised nothing).
+ * phase to @to (-1 and @to == @from: it raised nothing).  Its process
+ * exited with @exit: not 0 if the guest's time limit cut it short.
  */
 struct rseq {
 	int id, host, n;
 	long first;
 	int from, to, raise_at;
+	int exit;		/* its process's status ("qe"), -1 unsaid */
 };
 
 /* The sequences step of one run, as its results file holds it. */

@@ -290,8 +290,12 @@ static const char *const raised[3] = {
 	"setattr 0 1 0 one ret=0 m=f-e-ee p=3 l=e-e-ee w=0 pw=0",
 };
 
-/* Write sequence 9 (@ops) into @path's run after its sequence 8. */
-static void add_raising(const char *path, const char *const ops[3])
+/*
+ * Write sequence 9 (@n of @ops) into @path's run after its sequence 8;
+ * with @exit >= 0, its process's end record too.
+ */
+static void add_seq9(const char *path, const char *const ops[3], int n,
+		     int exit)
 {
 	FILE *f = fopen(path, "a");
 	int i;
@@ -299,10 +303,17 @@ static void add_raising(const char *path, const char *const ops[3])
 	if (!f)
 		abort();
 	fprintf(f, "qs 9 host=e\n");
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < n; i++)
 		fprintf(f, "q 9 %d %s s=%d t=%d\n", i, ops[i], 3000 + i,
 			3000 + i);
+	if (exit >= 0)
+		fprintf(f, "qe 9 exit=%d ms=9\n", exit);
 	fclose(f);
+}
+
+static void add_raising(const char *path, const char *const ops[3])
+{
+	add_seq9(path, ops, 3, -1);
 }
 
 /* The raise relation of warn's boot over @warn_ops against implicit's. */
@@ -327,10 +338,10 @@ static void test_raise(void)
 	const int rel = N_PHASE_RELATIONS + 3;	/* warn to implicit */
 	const char *ops[3], *before[3];
 	char why[512] = "";
-	int err;
+	int err, i;
 
 	err = raise_check(raised, raised, t, why, sizeof(why));
-	tap(!err && !violations(t) && t[rel].ops == 3 &&
+	tap(!err && !violations(t) && t[rel].ops == 3 && t[rel].from_raise == 1 &&
 	    !strcmp(t[rel].name, "a warn boot raised to implicit = implicit"),
 	    "relations: a raised boot that is the new phase's from the raise on compares clean (%ld operations of '%s') %s",
 	    t[rel].ops, t[rel].name, why);
@@ -341,6 +352,21 @@ static void test_raise(void)
 	tap(!err && red(t) == rel && strstr(t[rel].kept[0], "sequence 9"),
 	    "relations: a fresh mount after the raise made as the old phase would turns '%s' red (%s)",
 	    t[rel].name, err ? why : t[rel].kept[0]);
+
+	/* Cut short: a violation only if neither hit the time limit. */
+	for (i = 0; i < 2; i++) {
+		struct runs r;
+
+		make_runs(&r, agreeing);
+		add_seq9(r.path[PHASE_WARN], raised, 2, i ? 9 : 0);
+		add_seq9(r.path[PHASE_IMPLICIT], raised, 3, 0);
+		err = relations_check(r.paths, t, why, sizeof(why));
+		remove_runs(&r);
+		tap(!err && (i ? !violations(t) : red(t) == rel),
+		    "relations: a raised sequence shorter than the new phase's is %s (%s)",
+		    i ? "no violation when the time limit cut it" : "a violation when both ran to their end",
+		    t[rel].violations ? t[rel].kept[0] : why);
+	}
 
 	/* The raise half-way: compared from it, as the guest's are. */
 	before[0] = "bindremount 4 e ret=0 m=----ee p=3 l=----ee w=0 pw=0";

@@ -348,7 +348,7 @@ static void audit_form(const char *audit, const char *results,
 		       const char *dir, size_t f, const char *want,
 		       const struct keys *rows, struct form_run *fr)
 {
-	int lines, status;
+	int lines = -1, status = -1;
 	bool saved_ok;
 
 	snprintf(fr->sub, sizeof(fr->sub), "%s/%s", dir, forms[f].form);
