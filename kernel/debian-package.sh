@@ -24,7 +24,7 @@ topic=features/all/proc-sysfs-mount-flags
 fail() { echo "debian-package.sh: error: $*" >&2; exit 1; }
 
 phases=$("$here/kernel/phases.sh")
-case $phase in '' | *[!a-z]*) false ;; *) echo "$phases" | grep -qxF -- "$phase" ;; esac ||
+"$here/kernel/phases.sh" fragment "$phase" > /dev/null 2>&1 ||
 	fail "unknown phase '$phase': use one of $(echo $phases)"
 for f in changelog patches/series config/config; do
 	[ -f "$pkg/debian/$f" ] ||

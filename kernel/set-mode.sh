@@ -12,15 +12,16 @@
 # fragment (kernel/phases.sh fragment MODE) is merged into a temporary
 # copy of CONFIG with the tree's scripts/kconfig/merge_config.sh, "make
 # olddefconfig" settles the copy, and CONFIG is replaced (atomically, in
-# its own directory) only when the copy has exactly that phase.  On any error CONFIG is left as it was.
+# its own directory) only when the copy has exactly that phase.  On any
+# error CONFIG is left as it was.
 set -eu
-[ $# -eq 3 ] || { sed -n '2,15p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '2,16p' "$0" >&2; exit 2; }
 tree=$1 config=$2 mode=$3
 here=$(cd "$(dirname "$0")/.." && pwd)
 fail() { echo "set-mode.sh: error: $*" >&2; exit 1; }
 
 phases=$("$here/kernel/phases.sh")
-case $mode in '' | *[!a-z]*) false ;; *) echo "$phases" | grep -qxF -- "$mode" ;; esac ||
+"$here/kernel/phases.sh" fragment "$mode" > /dev/null 2>&1 ||
 	fail "unknown mode '$mode': use one of $(echo $phases) (base, debug and fixed are fragments of the test build, not phases)"
 sym=CONFIG_PROC_SYSFS_MOUNT_FLAGS_$(echo "$mode" | tr a-z A-Z)
 

@@ -175,15 +175,8 @@ void rrun_free(struct rrun *r)
 
 int rrun_stale(const struct rrun *r, const char *name, char *why, size_t len)
 {
-	const char *changed = made_from_changed(r->made_by, r->n_made_by);
-
-	if (changed && !*changed)
-		snprintf(why, len, "%s does not say which kernel and initramfs made it: run the test %s again",
-			 r->path, name);
-	else if (changed)
-		snprintf(why, len, "%s is stale: %s changed after the boot that wrote it: run the test %s again",
-			 r->path, changed, name);
-	return changed ? -1 : 0;
+	return made_from_stale(r->made_by, r->n_made_by, r->path, name, why,
+			       len) ? -1 : 0;
 }
 
 int rrun_same_sequences(const struct rrun *a, const struct rrun *b,

@@ -621,10 +621,10 @@ static void sum_up_boots(struct run *run)
 }
 
 /*
- * Do @r's results belong to this build: are the kernel and initramfs they
- * were made from still as they were?  If not, say so; 1 if stale.
+ * The first of @m's @n files that is not as its record says, or NULL if
+ * all are; "" if there are none.
  */
-const char *made_from_changed(const struct made_from *m, int n)
+static const char *made_from_changed(const struct made_from *m, int n)
 {
 	long long mtime_ns, size;
 	int i;
@@ -638,17 +638,33 @@ const char *made_from_changed(const struct made_from *m, int n)
 	return NULL;
 }
 
-int run_stale(const char *name, const char *path, const struct run *r)
+int made_from_stale(const struct made_from *m, int n, const char *path,
+		    const char *name, char *why, size_t len)
 {
-	const char *changed = made_from_changed(r->made_by, r->n_made_by);
+	const char *changed = made_from_changed(m, n);
 
 	if (changed && !*changed)
-		printf("# %s: %s does not say which kernel and initramfs made it; run 'meson test' on it again\n",
-		       name, path);
+		snprintf(why, len, "%s does not say which kernel and initramfs made it; run the test %s again",
+			 path, name);
 	else if (changed)
-		printf("# %s: %s is stale: %s changed after the boot that wrote it; run the test %s again\n",
-		       name, path, changed, name);
+		snprintf(why, len, "%s is stale: %s changed after the boot that wrote it; run the test %s again",
+			 path, changed, name);
 	return changed != NULL;
+}
+
+/*
+ * Do @r's results belong to this build: are the kernel and initramfs they
+ * were made from still as they were?  If not, say so; 1 if stale.
+ */
+int run_stale(const char *name, const char *path, const struct run *r)
+{
+	char why[1200];
+
+	if (!made_from_stale(r->made_by, r->n_made_by, path, name, why,
+			     sizeof(why)))
+		return 0;
+	printf("# %s: %s\n", name, why);
+	return 1;
 }
 
 /* Read the guest's results channel. */

@@ -250,10 +250,11 @@ int file_stamp(const char *path, long long *mtime_ns, long long *size);
 /* A "host file" record @line into @m[*@n] (room for 2): 0, or -1. */
 int made_from_parse(const char *line, struct made_from *m, int *n);
 /*
- * The first of @m's @n files that is not as its record says, or NULL if
- * all are; "" if there are none.
+ * 1 with why in @why if the results at @path (of the test @name), made
+ * from @m's @n files, are stale or do not say what made them; else 0.
  */
-const char *made_from_changed(const struct made_from *m, int n);
+int made_from_stale(const struct made_from *m, int n, const char *path,
+		    const char *name, char *why, size_t len);
 /*
  * Do @r's results (read from @path, written by the test @name) belong to
  * this build: are the kernel and initramfs they were made from still as
