@@ -119,11 +119,43 @@ static int setattr(const struct seq_op *op)
 }
 
 /* Perform @op: 0 or the errno. */
+/* A system call's return for the error number @err: 0, or -1 and errno. */
+static int ret_errno(int err)
+{
+	errno = err;
+	return err ? -1 : 0;
+}
+
+/*
+ * A nest and a raise run with the marker off: their pipes and forks are
+ * not the mount path.
+ */
+static int nest(struct seen *s)
+{
+	int err;
+
+	marker_ask(&marker, 0);
+	err = try_enter_userns();
+	marker_ask(&marker, 1);		/* in the new process, or the same */
+	s->depth += !err;
+	return ret_errno(err);
+}
+
+static int raise_to(struct seen *s, const struct seq_op *op)
+{
+	int err;
+
+	marker_ask(&marker, 0);
+	err = raise_phase(&s->raiser, seq_phase_name[op->phase]);
+	marker_ask(&marker, 1);
+	return ret_errno(err);
+}
+
 static int perform(struct seen *s, const struct seq_op *op)
 {
 	const char *dst = paths[op->dst];
 	char src[64];
-	int ret = -1, err;
+	int ret = -1;
 
 	source_path(s, op, src, sizeof(src));
 	switch (op->kind) {
@@ -158,12 +190,7 @@ static int perform(struct seen *s, const struct seq_op *op)
 		ret = unshare(CLONE_NEWNS);
 		break;
 	case SQ_NEST:
-		marker_ask(&marker, 0);
-		err = try_enter_userns();
-		marker_ask(&marker, 1);		/* in the new process, or the same */
-		s->depth += !err;
-		errno = err;
-		ret = err ? -1 : 0;
+		ret = nest(s);
 		break;
 	case SQ_PROP:
 		ret = mount(NULL, parents[op->dst], NULL,
@@ -171,12 +198,7 @@ static int perform(struct seen *s, const struct seq_op *op)
 					       MS_SLAVE }[op->prop], NULL);
 		break;
 	case SQ_RAISE:
-		/* Its pipes are not the mount path: unmarked, as a nest. */
-		marker_ask(&marker, 0);
-		err = raise_phase(&s->raiser, seq_phase_name[op->phase]);
-		marker_ask(&marker, 1);
-		errno = err;
-		ret = err ? -1 : 0;
+		ret = raise_to(s, op);
 		break;
 	default:
 		errno = EINVAL;

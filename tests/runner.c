@@ -24,6 +24,7 @@
  * This file parses the options; runner.h names the other pieces.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +137,60 @@ int need_mode(const char *mode)
 }
 
 /* The options after the command, from optind on. */
+/* --NAME's value as a positive number, or an error naming the option. */
+static long need_number(const char *name, const char *value)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(value, &end, 10);
+	if (errno || end == value || *end || n <= 0) {
+		fprintf(stderr, "runner: --%s wants a positive whole number, not '%s'\n",
+			name, value);
+		exit(2);
+	}
+	return n;
+}
+
+/* One option of getopt_long()'s, @c with its value in optarg, into @o. */
+static void set_opt(struct opts *o, int c)
+{
+	switch (c) {
+	case 'm': o->mode = optarg; break;
+	case 'k': o->kernel = optarg; break;
+	case 'i': o->initrd = optarg; break;
+	case 's': o->spec = optarg; break;
+	case 'd': o->dir = optarg; break;
+	case 'a': o->accel = optarg; break;
+	case 't': o->timeout = need_number("timeout", optarg); break;
+	case 'r': o->steps = need_steps(optarg); break;
+	case 'S': o->scenario = optarg; break;
+	case 'R': o->results = optarg; break;
+	case 'c': o->console = optarg; break;
+	case 'p': o->smp = need_number("smp", optarg); break;
+	case 'M': o->memory = need_number("memory", optarg); break;
+	case 'T': o->tag = optarg; break;
+	case 'I': o->icount = true; break;
+	case 'B': o->boot_phase = optarg; break;
+	case 'O': o->modes = optarg; break;
+	case 'U': o->url = optarg; break;
+	case 'J': o->job = optarg; break;
+	case 'E': o->expect = optarg; break;
+	case 'Q': o->seq_ops = need_number("seq-ops", optarg); break;
+	case 'X': o->mutate = optarg; break;
+	case 'F': o->faults = true; break;
+	case 'N': o->no_alone = true; break;
+	case 'V': o->no_overrides = true; break;
+	case 'L': o->tools = optarg; break;
+	case 'G': o->image = optarg; break;
+	case 'D': o->release = optarg; break;
+	case 'K': o->no_kunit = true; break;
+	case 'W': o->relation = optarg; break;
+	default: usage();
+	}
+}
+
 static struct opts parse_opts(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -163,41 +218,8 @@ static struct opts parse_opts(int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'm': o.mode = optarg; break;
-		case 'k': o.kernel = optarg; break;
-		case 'i': o.initrd = optarg; break;
-		case 's': o.spec = optarg; break;
-		case 'd': o.dir = optarg; break;
-		case 'a': o.accel = optarg; break;
-		case 't': o.timeout = atoi(optarg); break;
-		case 'r': o.steps = need_steps(optarg); break;
-		case 'S': o.scenario = optarg; break;
-		case 'R': o.results = optarg; break;
-		case 'c': o.console = optarg; break;
-		case 'p': o.smp = atoi(optarg); break;
-		case 'M': o.memory = atoi(optarg); break;
-		case 'T': o.tag = optarg; break;
-		case 'I': o.icount = true; break;
-		case 'B': o.boot_phase = optarg; break;
-		case 'O': o.modes = optarg; break;
-		case 'U': o.url = optarg; break;
-		case 'J': o.job = optarg; break;
-		case 'E': o.expect = optarg; break;
-		case 'Q': o.seq_ops = atol(optarg); break;
-		case 'X': o.mutate = optarg; break;
-		case 'F': o.faults = true; break;
-		case 'N': o.no_alone = true; break;
-		case 'V': o.no_overrides = true; break;
-		case 'L': o.tools = optarg; break;
-		case 'G': o.image = optarg; break;
-		case 'D': o.release = optarg; break;
-		case 'K': o.no_kunit = true; break;
-		case 'W': o.relation = optarg; break;
-		default: usage();
-		}
-	}
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1)
+		set_opt(&o, c);
 	return o;
 }
 
