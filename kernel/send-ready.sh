@@ -36,6 +36,9 @@ export GIT_AUTHOR_NAME="Kernel Team" GIT_AUTHOR_EMAIL=kernel-team@example.org
 export GIT_COMMITTER_NAME="Kernel Team" GIT_COMMITTER_EMAIL=kernel-team@example.org
 cd "$out/linux"
 git init -q
+# No automatic gc: git am's would repack the whole tree in the background,
+# for minutes, holding meson's output open and a processor busy.
+git config gc.auto 0
 # Debian's tree ignores its top level: -f takes every file.
 git add -f -A .
 GIT_AUTHOR_DATE="2015-06-03 23:35:30 +0000" GIT_COMMITTER_DATE="2015-06-03 23:35:30 +0000" \
