@@ -118,7 +118,6 @@ static int setattr(const struct seq_op *op)
 			     op->rec ? AT_RECURSIVE : 0, &attr, sizeof(attr));
 }
 
-/* Perform @op: 0 or the errno. */
 /* A system call's return for the error number @err: 0, or -1 and errno. */
 static int ret_errno(int err)
 {
@@ -151,6 +150,7 @@ static int raise_to(struct seen *s, const struct seq_op *op)
 	return ret_errno(err);
 }
 
+/* Perform @op: 0 or the errno. */
 static int perform(struct seen *s, const struct seq_op *op)
 {
 	const char *dst = paths[op->dst];

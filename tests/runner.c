@@ -136,7 +136,6 @@ int need_mode(const char *mode)
 	return m;
 }
 
-/* The options after the command, from optind on. */
 /* --NAME's value as a positive number, or an error naming the option. */
 static long need_number(const char *name, const char *value)
 {
@@ -191,6 +190,7 @@ static void set_opt(struct opts *o, int c)
 	}
 }
 
+/* The options after the command, from optind on. */
 static struct opts parse_opts(int argc, char **argv)
 {
 	static const struct option longopts[] = {
