@@ -3,7 +3,7 @@
  * Every combination of the visible mount's flags {ro, nosuid, nodev,
  * noexec}, the requested flags, five operations and both filesystems.
  * One container per (filesystem, visible flags); the host compares each
- * case with its reference model (tests/model.c).
+ * case with its reference model (tests/runner/model.c).
  *
  *   x <fs> <visible> <requested> <op> ret=<0|ENAME> flags=<landed, - for none|none>
  */

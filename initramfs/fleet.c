@@ -19,7 +19,7 @@
  *   - the quiet tenants make a few mounts each, in the noisy one's flood.
  *
  * Records (the host judges the kernel's lines against them,
- * tests/judge_fleet.c):
+ * tests/runner/judge_fleet.c):
  *
  *   begin fleet
  *   fleet-tenant <comm> pid=<n> userns=<inode> ops=<mounts>

@@ -11,34 +11,7 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-#include "../tests/protocol.h"
-
-#define F_EXEC (F_NOSUID | F_NODEV | F_NOEXEC)
-#define F_ALL (F_RO | F_EXEC)
-
-/*
- * The operations under test (ops.c holds their table).  The first
- * N_MODEL_OPS are those tests/model.c predicts, exhaustively and under
- * stress; the rest appear in the matrix only.
- */
-enum op {
-	OP_MOUNT,		/* fresh mount(2) */
-	OP_FSMOUNT,		/* fsopen, fsconfig, fsmount, move_mount */
-	OP_REMOUNT,		/* fresh mount, then MS_REMOUNT */
-	OP_BIND_REMOUNT,	/* fresh mount, then MS_REMOUNT | MS_BIND */
-	OP_SETATTR,		/* fresh mount, then mount_setattr(2) */
-	OP_HOST_BIND_REMOUNT,	/* bind the host's mount, MS_REMOUNT|MS_BIND */
-	OP_HOST_CLONE_SETATTR,	/* open_tree(OPEN_TREE_CLONE), mount_setattr */
-	OP_SYSCTL,		/* write fs.proc_sysfs_mount_flags */
-	N_OPS
-};
-#define N_MODEL_OPS (OP_SETATTR + 1)
-
-/* A fresh mount, then a change of its flags. */
-static inline int is_change_op(enum op op)
-{
-	return op == OP_REMOUNT || op == OP_BIND_REMOUNT || op == OP_SETATTR;
-}
+#include "../tests/contract/protocol.h"
 
 /* What one operation is asked to do; unused fields are 0. */
 struct op_req {

@@ -3,7 +3,7 @@
  * /init of the test guest.  It mounts /proc, /sys and /dev as a
  * distribution does, runs the steps named in the PSMF_RUN environment
  * variable (set on the kernel command line) in the order of the list of
- * steps (tests/steps.h), writes what happened to the second serial port,
+ * steps (tests/contract/steps.h), writes what happened to the second serial port,
  * and powers the guest off.
  *
  * It reports facts only: return values, errnos, the flags that landed and
@@ -27,11 +27,11 @@
 #include <unistd.h>
 
 #include "guest.h"
-#include "../tests/steps.h"
+#include "../tests/contract/steps.h"
 #include "verdicts.h"
 
 #define GUEST_STEP(name) { #name, run_##name },
-/* The steps of tests/steps.h, each with its function. */
+/* The steps of tests/contract/steps.h, each with its function. */
 static const struct {
 	const char *name;
 	void (*run)(void);

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "guest.h"
-#include "scenarios.h"
+#include "../tests/contract/scenarios.h"
 
 /* A change scenario's raise between its fresh mount and its change. */
 struct raise_ctx {

@@ -159,7 +159,7 @@ static int op_sysctl(const struct op_req *r, const char **where)
 }
 
 /*
- * @name is the operation as the results and tests/model.c name it;
+ * @name is the operation as the results and tests/runner/model.c name it;
  * @kernel as the kernel's warning names it.
  */
 static const struct {

@@ -3,12 +3,12 @@
  * Sequences: seeded random sequences of mount operations by root of a
  * user namespace over a small mount tree, the host's /proc and /sys and
  * SEQ_SLOTS empty mount points under two parents that start as peers,
- * /seq/a and /seq/b (tests/seq_op.h).  After every operation the guest
+ * /seq/a and /seq/b (tests/contract/seq_op.h).  After every operation the guest
  * reports what it returned, the flags of every mount, which of them are
  * locked, which parent propagates to the other, how many warning lines
  * the kernel logged and when; the host replays the sequence on its model
- * (tests/seq_model.c), and holds the runs of the phases to each other
- * (tests/relations.c).
+ * (tests/runner/seq_model.c), and holds the runs of the phases to each other
+ * (tests/runner/relations.c).
  * The last sequences (raising_seqs()) raise the phase half-way (the sysctl,
  * through a helper that stays root of the host): the raise lasts for the
  * rest of the boot.
@@ -41,7 +41,7 @@
 #include <unistd.h>
 
 #include "guest.h"
-#include "../tests/seq_op.h"
+#include "../tests/contract/seq_op.h"
 
 #define REPLAY "/seq-replay"
 #define HOST_TWIN "/seq-proc"	/* SEQ_HOST_TWIN's second proc */

@@ -88,7 +88,7 @@
 /* the as-root blocks with the phase of psmf.sysctl_d= */
 #define RUN_AS_ROOT "/run/psmf-doc-as-root.sh"
 #define GRUB_CFG "/boot/grub/grub.cfg"
-/* The first line of a login session (tests/system.c looks for it). */
+/* The first line of a login session (tests/runner/system.c looks for it). */
 #define SESSION_MARK "psmf-session uid="
 
 struct row {

@@ -2,7 +2,7 @@
 /*
  * For a lab that reads only the console (LAVA): after the run, its records
  * and the verdict of each case on the console.  The guest judges with the
- * runner's own code (tests/judge_cases.c, tests/spec.c, tests/results.c)
+ * runner's own code (tests/contract/judge_cases.c, tests/contract/spec.c, tests/contract/results.c)
  * against the spec packed into the initramfs as /spec.md, for the phase
  * the kernel command line names in PSMF_JUDGE.  The host can judge the
  * same records again (runner lava), so the two verdicts can be compared.
@@ -28,7 +28,7 @@
 #include <sys/klog.h>
 #include <unistd.h>
 
-#include "../tests/judge_cases.h"
+#include "../tests/contract/judge_cases.h"
 #include "verdicts.h"
 
 #define SYSLOG_ACTION_CONSOLE_LEVEL 8

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../../tests/protocol.h"	/* the warning line and its rate limit */
+#include "../../tests/contract/protocol.h"	/* the warning line and its rate limit */
 
 /* The mount flags a warning names. */
 enum { AF_NOSUID = 1, AF_NODEV = 2, AF_NOEXEC = 4 };

@@ -20,8 +20,8 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
-#include "../spec.h"
-#include "../tap.h"
+#include "../contract/spec.h"
+#include "../runner/tap.h"
 #include "audit_json.h"
 
 #define MAX_HOSTS 8

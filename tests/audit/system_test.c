@@ -32,9 +32,9 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
-#include "../spec.h"
-#include "../tap.h"
-#include "../tool_spec.h"
+#include "../contract/spec.h"
+#include "../runner/tap.h"
+#include "../runner/tool_spec.h"
 #include "audit_json.h"
 
 /* tests/system/rootfs.sh's /etc/hostname */

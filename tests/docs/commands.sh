@@ -11,7 +11,7 @@
 # per block.
 #
 #   ver   the tree's version (VERSION)
-#   pkg   the debian/ of a linux source package (tests/debian-skeleton.sh)
+#   pkg   the debian/ of a linux source package (tests/shell/debian-skeleton.sh)
 #   debian  where Debian's linux-source and linux-config packages have
 #         their files: a directory of links to TARBALL, the tree's source
 #         as the build took it, and to the linux-config files in /usr/src,
@@ -48,7 +48,7 @@ tarball=${tarball:-$root/usr/src/linux-source-$ver.tar.xz}
 [ -r "$tarball" ] || { echo "Bail out! no $tarball: the tree's source tarball"; exit 1; }
 ln -s "$tarball" "$debian/linux-source-$ver.tar.xz"
 ln -s "$root/usr/src/linux-config-$ver" "$debian/linux-config-$ver"
-"$src/tests/debian-skeleton.sh" "$work/pkg" "$ver" "$root" ||
+"$src/tests/shell/debian-skeleton.sh" "$work/pkg" "$ver" "$root" ||
 	{ echo "Bail out! no source package skeleton"; exit 1; }
 i=1
 for f in "$src"/tests/audit/fixtures/*.log; do

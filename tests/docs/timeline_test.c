@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../tap.h"
+#include "../runner/tap.h"
 
 #define MARGIN 200
 

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tap.h"
+#include "../runner/tap.h"
 
 static const char *const patterns[] = {
 	"[0-9]+ min [0-9]+ s",			/* a run's duration */

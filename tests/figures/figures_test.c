@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../tap.h"
+#include "../runner/tap.h"
 
 static const char *figures;
 static char dir[] = "/tmp/figures-test.XXXXXX";

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The docs step: an admin's commands from docs/distributions.md (judge_docs.c). */
+#ifndef JUDGE_DOCS_H
+#define JUDGE_DOCS_H
+
+#include "../contract/spec.h"
+
+/* Print TAP for the docs step of @run, booted as phase @mode. */
+void judge_docs(const struct run *run, int mode);
+
+#endif

@@ -1,0 +1,56 @@
+#!/bin/sh
+# Debian's own amd64 kernel config plus each mode, set with the documented
+# kernel/set-mode.sh, configures to exactly that mode and compiles
+# fs/namespace.o.  TAP on stdout.
+#
+# usage: distro-config.sh TREE WORKDIR MODE...
+set -u
+tree=$1 work=$2
+shift 2
+here=$(cd "$(dirname "$0")/../.." && pwd)
+ver=$("$here/kernel/trees.sh" version "$tree")
+# Installed, or fetched into the build directory that holds TREE.
+root=$("$here/kernel/trees.sh" root "$ver" "$(dirname "$tree")")
+debian=$root/usr/src/linux-config-$ver/config.amd64_none_amd64.xz
+n=0 failed=0
+
+echo "TAP version 13"
+if [ ! -r "$debian" ]; then
+	echo "Bail out! $debian not found: run tests/setup (it installs or fetches linux-config-$ver)"
+	exit 1
+fi
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+for mode; do
+	n=$((n + 1))
+	xz -dc "$debian" > "$work/.config"
+	if ! out=$("$here/kernel/set-mode.sh" "$tree" "$work/.config" "$mode" 2>&1); then
+		echo "not ok $n - Debian amd64 config + $mode: $out"
+		failed=$((failed + 1))
+		continue
+	fi
+	echo "# $out"
+	if ! out=$(make -s -C "$tree" O="$work" -j"$(nproc)" fs/namespace.o 2>&1); then
+		echo "not ok $n - Debian amd64 config + $mode: fs/namespace.o does not compile"
+		echo "$out" | tail -20 | sed 's/^/# /'
+		failed=$((failed + 1))
+		continue
+	fi
+	# With the run-time phase (the default) every phase can become warn,
+	# so every object carries the warning's text; with the phase fixed at
+	# build time, only warn does.
+	if grep -q "the enforce phase will refuse this" "$work/fs/namespace.o"; then has=yes; else has=no; fi
+	if [ "$mode" = warn ] || grep -qx CONFIG_PROC_SYSFS_MOUNT_FLAGS_RUNTIME=y "$work/.config"; then
+		want=yes
+	else
+		want=no
+	fi
+	if [ "$has" = "$want" ]; then
+		echo "ok $n - Debian amd64 config + $mode: exactly $mode, $(grep -c '^CONFIG_PROC_SYSFS_MOUNT_FLAGS_RUNTIME=y' "$work/.config") run-time phase, fs/namespace.o compiles (warning text: $has)"
+	else
+		echo "not ok $n - Debian amd64 config + $mode: warning text in fs/namespace.o: $has, want $want"
+		failed=$((failed + 1))
+	fi
+done
+echo "1..$n"
+[ "$failed" -eq 0 ]
