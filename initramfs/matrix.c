@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The matrix step: every scenario of scenarios.h, each in a container of
- * its own over the host layout it names.
+ * The matrix step: every scenario of tests/contract/scenarios.h, each in a
+ * container of its own over the host layout it names.
  *
  *   begin <name>
  *   scenario <name> op=<op> fs=<fs> ret=<0|ENAME> flags=<f,..|-> pid=<n>
