@@ -3,8 +3,8 @@
  * /init of the test guest.  It mounts /proc, /sys and /dev as a
  * distribution does, runs the steps named in the PSMF_RUN environment
  * variable (set on the kernel command line) in the order of the list of
- * steps (tests/contract/steps.h), writes what happened to the second serial port,
- * and powers the guest off.
+ * steps (tests/contract/steps.h), writes what happened to the second
+ * serial port, and powers the guest off.
  *
  * It reports facts only: return values, errnos, the flags that landed and
  * the kernel lines each scenario produced.  Whether they are right is for

@@ -2,9 +2,10 @@
 /*
  * For a lab that reads only the console (LAVA): after the run, its records
  * and the verdict of each case on the console.  The guest judges with the
- * code the runner judges with, the contract's (tests/contract/judge_cases.c,
- * spec.c and results.c), against the spec packed into the initramfs as /spec.md, for the phase
- * the kernel command line names in PSMF_JUDGE.  The host can judge the
+ * code the runner judges with, the contract's
+ * (tests/contract/judge_cases.c, spec.c and results.c), against the spec
+ * packed into the initramfs as /spec.md, for the phase the kernel command
+ * line names in PSMF_JUDGE.  The host can judge the
  * same records again (runner lava), so the two verdicts can be compared.
  *
  *   psmf-record: <record>                  every record, as on ttyS1

@@ -2,9 +2,9 @@
 /*
  * One operation of a random sequence (issue "reliability"), as the guest
  * performs it (initramfs/sequences.c) and the host's model predicts it
- * (tests/runner/seq_model.c).  Both sides read and write it as one line of text,
- * so that the guest's record, the shrinker's replay file and a reproducer
- * are the same thing.
+ * (tests/runner/seq_model.c).  Both sides read and write it as one line
+ * of text, so that the guest's record, the shrinker's replay file and a
+ * reproducer are the same thing.
  *
  * The mounts a sequence sees, by index: SEQ_SLOTS mount points that start
  * empty, the host's /proc and the host's /sys.  The slots live under

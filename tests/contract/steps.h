@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The guest's steps: the one list that the guest (initramfs/init.c: what
- * to run), the runner (tests/runner/judge_run.c: what to judge; tests/runner/runner.c:
- * --run and its usage text) and the LAVA jobs take them from.  A boot runs
- * the steps named in PSMF_RUN in this order, whatever the order of the
- * list; names match exactly.
+ * to run), the runner (tests/runner/judge_run.c: what to judge;
+ * tests/runner/runner.c: --run and its usage text) and the LAVA jobs take
+ * them from.  A boot runs the steps named in PSMF_RUN in this order,
+ * whatever the order of the list; names match exactly.
  */
 #ifndef STEPS_H
 #define STEPS_H

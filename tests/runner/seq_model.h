@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The model of a mount tree under a sequence of operations (issue
- * "reliability"): the mounts of tests/contract/seq_op.h with their flags, the
- * locks and warn marks the kernel keeps on them but does not show, their
- * superblocks, and the user namespace the sequence runs in.  Written from
- * the behaviour table (tests/runner/model.c's rules) and the kernel's documented
- * rules of mount namespaces, never from the kernel's output.
+ * "reliability"): the mounts of tests/contract/seq_op.h with their flags,
+ * the locks and warn marks the kernel keeps on them but does not show,
+ * their superblocks, and the user namespace the sequence runs in.
+ * Written from the behaviour table (tests/runner/model.c's rules) and the
+ * kernel's documented rules of mount namespaces, never from the kernel's
+ * output.
  */
 #ifndef SEQ_MODEL_H
 #define SEQ_MODEL_H

@@ -480,8 +480,8 @@ static void test_lava_log(const char *spec_path)
 
 /*
  * The sequence model on hand-written sequences: each expectation is
- * worked out from the rule it names (tests/runner/seq_model.c), not taken from a
- * kernel run.
+ * worked out from the rule it names (tests/runner/seq_model.c), not taken
+ * from a kernel run.
  */
 /* The model's rules, each on a short sequence: phase, host, what it gives. */
 static const struct {

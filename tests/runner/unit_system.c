@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A booted Debian system (initramfs/system.c, tests/runner/system.c): its records
- * load, tests/system.md loads for every release a tree boots, and its
+ * A booted Debian system (initramfs/system.c, tests/runner/system.c): its
+ * records load, tests/system.md loads for every release a tree boots, and its
  * table of raises in /etc/sysctl.d/ (sysctl_spec.c) loads, refuses a bad
  * row with its cause, and judges a boot by its row; the GRUB step's two
  * boots are judged (grub_judge.c).
