@@ -49,7 +49,7 @@ struct run {
 /* The meson options that change what a run builds and how long it takes. */
 static const char *const options[] = {
 	"trees", "modes", "accel", "extended_trees", "debug_trees", "sequence_trees",
-	"system_trees", "seq_ops",
+	"system_trees", "seq_ops", "overrides",
 };
 
 /* The suites the main job (tests/run-matrix) runs. */
@@ -243,9 +243,14 @@ static void print_minutes(FILE *out, const char *what, long s)
 
 static void print_run(FILE *out, const struct run *r, const struct args *a)
 {
+	/* tests/run-tests sets it; meson's own default is the processors */
+	const char *jobs = getenv("MESON_TESTTHREADS");
+
 	fputs("## The run\n\n| | |\n|---|---|\n", out);
 	fprintf(out, "| commit | %s |\n| date (UTC) | %s |\n", a->commit, a->date);
 	fprintf(out, "| processors | %ld |\n", sysconf(_SC_NPROCESSORS_ONLN));
+	fprintf(out, "| tests at once (`MESON_TESTTHREADS`) | %s |\n",
+		jobs ? jobs : "meson's default");
 	print_options(out, a->build);
 	print_minutes(out, "build (`meson compile`)", a->built);
 	print_minutes(out, "tests (`meson test`)", a->tested);

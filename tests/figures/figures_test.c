@@ -75,7 +75,8 @@ static int run(const char *build_seconds)
 	"{\"name\": \"debug_trees\", \"value\": [\"none\"]}," \
 	"{\"name\": \"sequence_trees\", \"value\": [\"6.1\"]}," \
 	"{\"name\": \"system_trees\", \"value\": [\"6.12\"]}," \
-	"{\"name\": \"seq_ops\", \"value\": 50000}]\n"
+	"{\"name\": \"seq_ops\", \"value\": 50000}," \
+	"{\"name\": \"overrides\", \"value\": \"next\"}]\n"
 
 #define TEST(name, result, secs, out) \
 	"{\"name\": \"p:" name "\", \"result\": \"" result "\", " \
@@ -116,7 +117,8 @@ static void good(void)
 	   "no heading for a test without figures");
 	tap(strstr(s, "| the main job's suites (matrix, userspace, system), summed | 50 s") != NULL,
 	   "the main job's time: 12.4 + 30.0 + 8.0, not the suite 'matrixx'");
-	tap(strstr(s, "`-Dtrees=6.1,6.12`") && strstr(s, "`-Dseq_ops=50000`"),
+	tap(strstr(s, "`-Dtrees=6.1,6.12`") && strstr(s, "`-Dseq_ops=50000`") &&
+	    strstr(s, "`-Doverrides=next`"),
 	   "the build's options as one passes them");
 	tap(strstr(s, "| the test command, `tests/run-tests` | 1354 s (22 min 34 s) |") != NULL,
 	   "the test command's time: build and tests");
