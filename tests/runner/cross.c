@@ -2,9 +2,9 @@
 /*
  * runner cross: the rules across the phases, on the spec and on the
  * results (warn warns exactly where enforce refuses and legacy allows;
- * implicit allows what warn allows and adds what warn warned of), every
- * kernel booted as every other phase against the kernel built as it, and
- * the reports.
+ * implicit allows what warn allows and adds what warn warned of), each
+ * kernel booted as another phase against the kernel built as it (the pairs
+ * of -Doverrides that meson gives), and the reports.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -157,7 +157,7 @@ int cmd_cross(const struct opts *o)
 	struct run runs[MAX_MODES], tools[MAX_MODES] = { 0 };
 	struct matrix m = { 0 };
 	struct spec spec;
-	int i, j;
+	int i, j, overrides = 0;
 
 	if (!o->dir || !o->spec)
 		usage();
@@ -172,10 +172,16 @@ int cmd_cross(const struct opts *o)
 		load_told_runs(o, told, &m);
 	for (i = 0; i < MAX_MODES && !o->no_overrides; i++)
 		for (j = 0; j < MAX_MODES; j++)
-			if (i != j)
+			if (i != j && o->in.told[i][j]) {
 				cross_override(o, &spec, runs, i, j, m.told[i][j]);
+				overrides++;
+			}
 	if (o->no_overrides)
 		printf("# boot overrides not run for this tree (--no-overrides)\n");
+	else
+		tap(overrides > 0,
+		    "cross-variant: %d boot overrides given (BUILT-as-TOLD=FILE), each held to the kernel built as the phase it was told",
+		    overrides);
 	/* With the real tools' table, when the userspace suite has run. */
 	load_tool_runs(o, tools, &m);
 	tap(!report_write(&m, o->dir), "reports written: %s/matrix.md, matrix.html, matrix.json",
