@@ -30,7 +30,7 @@
 #include "../tests/contract/steps.h"
 #include "verdicts.h"
 
-#define GUEST_STEP(name) { #name, run_##name },
+#define GUEST_STEP(name, kinds) { #name, run_##name },
 /* The steps of tests/contract/steps.h, each with its function. */
 static const struct {
 	const char *name;

@@ -70,9 +70,10 @@ static void print_records(void)
 		fclose(f);
 }
 
-static void print_case(const char *def, const char *id, bool pass,
-		       const char *what)
+static void print_case(void *ctx, const char *def, const char *id,
+		       bool pass, const char *what)
 {
+	(void)ctx;
 	(void)what;
 	say("psmf-%s: %s %s", def, id, pass ? "pass" : "fail");
 }
@@ -101,12 +102,13 @@ void print_verdicts(const char *phase, bool scenarios, bool selftest)
 	run_load(RECORDS_KEPT, &run);
 	if (scenarios) {
 		say("psmf-judge: scenarios as %s", phase);
-		n = judge_scenarios(&spec, &run, mode, only, !only, print_case);
+		n = judge_scenarios(&spec, &run, mode, only, !only,
+				    print_case, NULL);
 		say("psmf-judge: scenarios end %d", n);
 	}
 	if (selftest) {
 		say("psmf-judge: kselftest begin");
-		n = judge_selftest(&run, print_case);
+		n = judge_selftest(&run, print_case, NULL);
 		say("psmf-judge: kselftest end %d", n);
 	}
 	run_free(&run);

@@ -7,7 +7,8 @@
 #include "judge_cases.h"
 
 int judge_scenarios(const struct spec *spec, const struct run *run, int mode,
-		    const char *only, bool skip_alone, case_sink *sink)
+		    const char *only, bool skip_alone, case_sink *sink,
+		    void *ctx)
 {
 	char exp[128], what[1400];
 	int i, n = 0;
@@ -24,7 +25,7 @@ int judge_scenarios(const struct spec *spec, const struct run *run, int mode,
 		format_cell(&row->cell[mode], exp, sizeof(exp));
 		snprintf(what, sizeof(what), "%s %s: %s%s%s", all_modes[mode],
 			 row->name, exp, v.pass ? "" : ": ", v.why);
-		sink(DEF_SCENARIOS, row->name, v.pass, what);
+		sink(ctx, DEF_SCENARIOS, row->name, v.pass, what);
 		n++;
 	}
 	return n;
@@ -36,7 +37,7 @@ int judge_scenarios(const struct spec *spec, const struct run *run, int mode,
  * line before it.  Each case is @prefix NAME, in @def.
  */
 int judge_tap(char *const *lines, int n_lines, const char *def,
-	      const char *prefix, case_sink *sink)
+	      const char *prefix, case_sink *sink, void *ctx)
 {
 	char name_buf[256] = "", id[320], what[400];
 	int i, n = 0;
@@ -59,15 +60,15 @@ int judge_tap(char *const *lines, int n_lines, const char *def,
 			 name_buf[0] ? name_buf : "unnamed");
 		snprintf(what, sizeof(what), "%s %s%s%s", def, id,
 			 *name == '#' ? " " : "", *name == '#' ? name : "");
-		sink(def, id, ok, what);
+		sink(ctx, def, id, ok, what);
 		name_buf[0] = 0;
 		n++;
 	}
 	return n;
 }
 
-int judge_selftest(const struct run *run, case_sink *sink)
+int judge_selftest(const struct run *run, case_sink *sink, void *ctx)
 {
 	return judge_tap(run->selftest, run->n_selftest, DEF_KSELFTEST, "",
-			 sink);
+			 sink, ctx);
 }

@@ -2,7 +2,7 @@
 /*
  * The verdict of each case of a run: each scenario against its cell of the
  * spec, each case of the kselftest's TAP.  Pure, and compiled twice: into
- * the runner, which prints the verdicts as TAP, and into the guest's
+ * the runner, which adds them to its list of verdicts, and into the guest's
  * /init, which prints them on the console for a LAVA lab to record.  One
  * judge, one spec: the two can be compared case by case.
  */
@@ -19,8 +19,11 @@
 #define DEF_KSELFTEST "kselftest"
 #define DEF_UPSTREAM "upstream"
 
-/* Where each verdict goes: @def and @id name the case, @what says it all. */
-typedef void case_sink(const char *def, const char *id, bool pass,
+/*
+ * Where each verdict goes, with the @ctx the judge was given: @def and @id
+ * name the case, @what says it all.
+ */
+typedef void case_sink(void *ctx, const char *def, const char *id, bool pass,
 		       const char *what);
 
 /*
@@ -29,11 +32,12 @@ typedef void case_sink(const char *def, const char *id, bool pass,
  * left for that boot.  Returns the number of cases judged.
  */
 int judge_scenarios(const struct spec *spec, const struct run *run, int mode,
-		    const char *only, bool skip_alone, case_sink *sink);
+		    const char *only, bool skip_alone, case_sink *sink,
+		    void *ctx);
 /* Each "ok"/"not ok" line of the kselftest's TAP; returns the count. */
-int judge_selftest(const struct run *run, case_sink *sink);
+int judge_selftest(const struct run *run, case_sink *sink, void *ctx);
 /* The same for any harness's TAP in @lines, each case named @prefix NAME. */
 int judge_tap(char *const *lines, int n_lines, const char *def,
-	      const char *prefix, case_sink *sink);
+	      const char *prefix, case_sink *sink, void *ctx);
 
 #endif

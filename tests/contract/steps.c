@@ -5,9 +5,11 @@
 
 #include "steps.h"
 
-#define NAME(n) #n,
+#define NAME(n, kinds) #n,
 static const char *const names[] = { PSMF_STEPS(NAME) };
 #define N_STEPS (sizeof(names) / sizeof(*names))
+#define KINDS(n, kinds) kinds,
+static const char *const kinds[] = { PSMF_STEPS(KINDS) };
 
 bool step_wanted(const char *list, const char *step)
 {
@@ -49,4 +51,47 @@ const char *step_names(void)
 		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
 			 i ? ", " : "", names[i]);
 	return buf;
+}
+
+/* Is the word @w (@len bytes) one of the space-separated @words? */
+static bool word_in(const char *words, const char *w, size_t len)
+{
+	const char *p;
+	size_t n;
+
+	for (p = words; *p; p += n + (p[n] == ' ')) {
+		n = strcspn(p, " ");
+		if (n == len && !strncmp(p, w, len))
+			return true;
+	}
+	return false;
+}
+
+/* The length of @line's kind, its first word; 0 for a line of no kind. */
+static size_t kind_len(const char *line)
+{
+	return strcspn(line, " \n");
+}
+
+bool step_record_ok(const char *list, const char *line)
+{
+	size_t i, len = kind_len(line);
+
+	if (!*line || word_in(PSMF_BOOT_RECORDS, line, len))
+		return true;	/* an empty line, or the boot's own */
+	for (i = 0; i < N_STEPS; i++)
+		if (len && step_wanted(list, names[i]) &&
+		    word_in(kinds[i], line, len))
+			return true;
+	return false;
+}
+
+bool step_record_of(const char *step, const char *line)
+{
+	size_t i, len = kind_len(line);
+
+	for (i = 0; i < N_STEPS; i++)
+		if (!strcmp(step, names[i]))
+			return len && word_in(kinds[i], line, len);
+	return false;
 }

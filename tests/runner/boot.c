@@ -139,6 +139,7 @@ int cmd_boot(const struct opts *o)
 	long start;
 	bool timed_out;
 	struct spec spec;
+	struct verdicts v = VERDICTS_TAP;
 
 	if (!o->kernel || !o->initrd || !o->dir || !o->spec)
 		usage();
@@ -166,21 +167,24 @@ int cmd_boot(const struct opts *o)
 	record_boot(results, start, o->kernel, o->initrd);
 	tap_figure("%s: guest ran %.1f s under %s", o->tag ? o->tag : o->mode,
 		   (now_ms() - start) / 1000.0, o->accel);
-	judge_variant(o, &spec, mode, results, console);
+	judge_variant(&v, o, &spec, mode, results, console);
 	if (!access(alone_con, F_OK))
-		check_splats_in(alone_con, "the boots of their own");
+		check_splats_in(&v, alone_con, "the boots of their own");
+	verdicts_free(&v);
 	return tap_end();
 }
 
 int cmd_check(const struct opts *o)
 {
 	struct spec spec;
+	struct verdicts v = VERDICTS_TAP;
 	int mode = judged_mode(o);
 
 	if (!o->results || !o->spec)
 		usage();
 	load_spec(o->spec, &spec);
-	judge_variant(o, &spec, mode, o->results,
+	judge_variant(&v, o, &spec, mode, o->results,
 		      o->console ? o->console : "/dev/null");
+	verdicts_free(&v);
 	return tap_end();
 }

@@ -9,7 +9,6 @@
 #include "console.h"
 #include "../contract/judge_cases.h"
 #include "../contract/spec.h"
-#include "tap.h"
 
 void lines_load(const char *path, struct lines *ls)
 {
@@ -49,7 +48,7 @@ void tail_console(const struct lines *ls, int n)
 }
 
 /* KUnit's KTAP from the boot log: the suite's top-level result. */
-void check_kunit(const struct lines *ls, const char *suite)
+void check_kunit(struct verdicts *v, const struct lines *ls, const char *suite)
 {
 	char name[128];
 	bool seen = false;
@@ -66,16 +65,17 @@ void check_kunit(const struct lines *ls, const char *suite)
 			continue;
 		if (indent == 0 && !strcmp(name, suite)) {
 			seen = true;
-			tap(ok, "kunit %s", suite);
+			verdict(v, ok, "kunit %s", suite);
 		}
 	}
 	if (!seen)
-		tap(false, "kunit %s: no KTAP result for the suite in the boot log (is CONFIG_PROC_SYSFS_MOUNT_FLAGS_KUNIT_TEST=y?)",
-		    suite);
+		verdict(v, false, "kunit %s: no KTAP result for the suite in the boot log (is CONFIG_PROC_SYSFS_MOUNT_FLAGS_KUNIT_TEST=y?)",
+			suite);
 }
 
 /* A kernel built without KUnit: no line of the suite's KTAP. */
-void check_no_kunit(const struct lines *ls, const char *suite)
+void check_no_kunit(struct verdicts *v, const struct lines *ls,
+		    const char *suite)
 {
 	char subtest[160];
 	int i, seen = 0;
@@ -83,12 +83,13 @@ void check_no_kunit(const struct lines *ls, const char *suite)
 	snprintf(subtest, sizeof(subtest), "# Subtest: %s", suite);
 	for (i = 0; i < ls->n; i++)
 		seen += strstr(ls->l[i], subtest) != NULL;
-	tap(!seen, "kunit %s: none, as the kernel is built without KUnit (%d KTAP lines of the suite)",
-	    suite, seen);
+	verdict(v, !seen, "kunit %s: none, as the kernel is built without KUnit (%d KTAP lines of the suite)",
+		suite, seen);
 }
 
 /* Cases of our suite, "ok N name" at indent 4 under "# Subtest: suite". */
-void check_kunit_cases(const struct lines *ls, const char *suite)
+void check_kunit_cases(struct verdicts *v, const struct lines *ls,
+		       const char *suite)
 {
 	char want[160], name[128], what[300];
 	bool inside = false;
@@ -113,11 +114,11 @@ void check_kunit_cases(const struct lines *ls, const char *suite)
 		if (sscanf(p + (ok ? 7 : 11), "%d %127s", &num, name) != 2)
 			continue;
 		snprintf(what, sizeof(what), "kunit %s.%s", suite, name);
-		tap_case(DEF_KUNIT, name, ok, what);
+		verdict_case(v, DEF_KUNIT, name, ok, what);
 	}
 }
 
-void check_splats(const struct lines *ls, const char *where)
+void check_splats(struct verdicts *v, const struct lines *ls, const char *where)
 {
 	int i, splats = 0;
 
@@ -126,16 +127,16 @@ void check_splats(const struct lines *ls, const char *where)
 			if (!splats++)
 				printf("# kernel splat: %s\n", ls->l[i]);
 		}
-	tap(!splats, "no kernel splat (WARNING, BUG, Oops, lockdep, ...) in %s%s",
-	    where, splats ? ": see the console log" : "");
+	verdict(v, !splats, "no kernel splat (WARNING, BUG, Oops, lockdep, ...) in %s%s",
+		where, splats ? ": see the console log" : "");
 }
 
-void check_splats_in(const char *console, const char *where)
+void check_splats_in(struct verdicts *v, const char *console, const char *where)
 {
 	struct lines con;
 
 	lines_load(console, &con);
-	check_splats(&con, where);
+	check_splats(v, &con, where);
 	lines_free(&con);
 }
 

@@ -3,6 +3,8 @@
 #ifndef CONSOLE_H
 #define CONSOLE_H
 
+#include "verdicts.h"
+
 /* The console log, lines without printk's "[    1.234567] " prefix. */
 struct lines {
 	int n;
@@ -12,10 +14,13 @@ struct lines {
 void lines_load(const char *path, struct lines *ls);
 void lines_free(struct lines *ls);
 void tail_console(const struct lines *ls, int n);
-void check_kunit(const struct lines *ls, const char *suite);
-void check_kunit_cases(const struct lines *ls, const char *suite);
-void check_no_kunit(const struct lines *ls, const char *suite);
-void check_splats(const struct lines *ls, const char *where);
-void check_splats_in(const char *console, const char *where);
+/* The checks of a console log, each a verdict on @v. */
+void check_kunit(struct verdicts *v, const struct lines *ls, const char *suite);
+void check_kunit_cases(struct verdicts *v, const struct lines *ls,
+		       const char *suite);
+void check_no_kunit(struct verdicts *v, const struct lines *ls,
+		    const char *suite);
+void check_splats(struct verdicts *v, const struct lines *ls, const char *where);
+void check_splats_in(struct verdicts *v, const char *console, const char *where);
 
 #endif

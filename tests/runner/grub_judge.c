@@ -72,41 +72,43 @@ static int not_ending_with(char *const *lines, int n, const char *phase)
 	return bad;
 }
 
-void grub_judge_edit(const struct run *edit, const char *built)
+void grub_judge_edit(struct verdicts *v, const struct run *edit,
+		     const char *built)
 {
 	int i, bad;
 
-	tap(edit->ended, "grub edit: psmf-system ran to its end (%s)", edit->end);
-	tap(!strcmp(edit->sys_phase, built),
-	    "grub edit: the kernel booted without the parameter runs %s, its built phase (/proc/sys: %s)",
-	    built, edit->sys_phase[0] ? edit->sys_phase : "nothing");
-	tap(edit->grub_run == 0 && edit->grub_undo_run == 0,
-	    "grub edit: the documented step and the step back ran as root with sh -eu (exit %d, %d)",
-	    edit->grub_run, edit->grub_undo_run);
+	verdict(v, edit->ended, "grub edit: psmf-system ran to its end (%s)", edit->end);
+	verdict(v, !strcmp(edit->sys_phase, built),
+		"grub edit: the kernel booted without the parameter runs %s, its built phase (/proc/sys: %s)",
+		built, edit->sys_phase[0] ? edit->sys_phase : "nothing");
+	verdict(v, edit->grub_run == 0 && edit->grub_undo_run == 0,
+		"grub edit: the documented step and the step back ran as root with sh -eu (exit %d, %d)",
+		edit->grub_run, edit->grub_undo_run);
 	if (edit->grub_run || edit->grub_undo_run)
 		for (i = 0; i < edit->n_grub_out; i++)
 			printf("#   %s\n", edit->grub_out[i]);
 	bad = not_ending_with(edit->grub_linux, edit->n_grub_linux, GRUB_PHASE);
-	tap(edit->n_grub_linux > 0 && !bad,
-	    "grub edit: each of the %d linux lines update-grub wrote ends its " GRUB_PARAM " words with " GRUB_PHASE ", which the kernel takes (%d do not)",
-	    edit->n_grub_linux, bad);
+	verdict(v, edit->n_grub_linux > 0 && !bad,
+		"grub edit: each of the %d linux lines update-grub wrote ends its " GRUB_PARAM " words with " GRUB_PHASE ", which the kernel takes (%d do not)",
+		edit->n_grub_linux, bad);
 	bad = not_ending_with(edit->grub_undo_linux, edit->n_grub_undo_linux, IMAGE_PHASE);
-	tap(edit->n_grub_undo_linux > 0 && edit->n_grub_undo_linux == edit->n_grub_linux && !bad,
-	    "grub edit: after the step back, each of the %d linux lines ends them with " IMAGE_PHASE " again, /etc/default/grub's (%d do not)",
-	    edit->n_grub_undo_linux, bad);
+	verdict(v, edit->n_grub_undo_linux > 0 && edit->n_grub_undo_linux == edit->n_grub_linux && !bad,
+		"grub edit: after the step back, each of the %d linux lines ends them with " IMAGE_PHASE " again, /etc/default/grub's (%d do not)",
+		edit->n_grub_undo_linux, bad);
 }
 
-void grub_judge_boot(const struct run *edit, const struct run *booted)
+void grub_judge_boot(struct verdicts *v, const struct run *edit,
+		     const struct run *booted)
 {
 	const char *line = edit->n_grub_linux ? edit->grub_linux[0] : "";
 
-	tap(booted->ended, "grub boot: psmf-system ran to its end (%s)", booted->end);
+	verdict(v, booted->ended, "grub boot: psmf-system ran to its end (%s)", booted->end);
 	/* the runner passed them: this catches a line cut short on the way */
-	tap(edit->n_grub_linux && has_all_words(booted->grub_cmdline, line),
-	    "grub boot: the kernel's command line has every word of the first entry's (%s)",
-	    booted->grub_cmdline[0] ? booted->grub_cmdline : "no record");
-	tap(!strcmp(booted->sys_phase, GRUB_PHASE),
-	    "grub boot: /proc/sys reads " GRUB_PHASE ", the phase the block put on the command line (%s)",
-	    booted->sys_phase[0] ? booted->sys_phase : "nothing");
+	verdict(v, edit->n_grub_linux && has_all_words(booted->grub_cmdline, line),
+		"grub boot: the kernel's command line has every word of the first entry's (%s)",
+		booted->grub_cmdline[0] ? booted->grub_cmdline : "no record");
+	verdict(v, !strcmp(booted->sys_phase, GRUB_PHASE),
+		"grub boot: /proc/sys reads " GRUB_PHASE ", the phase the block put on the command line (%s)",
+		booted->sys_phase[0] ? booted->sys_phase : "nothing");
 }
 

@@ -7,13 +7,16 @@
 #define GRUB_JUDGE_H
 
 #include "../contract/spec.h"
+#include "verdicts.h"
 
 /*
  * The boot that ran the step (psmf.grub=edit) on a kernel built as
  * @built: it ran, and every entry update-grub wrote passes the parameter.
  */
-void grub_judge_edit(const struct run *edit, const char *built);
+void grub_judge_edit(struct verdicts *v, const struct run *edit,
+		     const char *built);
 /* The boot of the first entry's arguments: they arrived, the phase holds. */
-void grub_judge_boot(const struct run *edit, const struct run *booted);
+void grub_judge_boot(struct verdicts *v, const struct run *edit,
+		     const struct run *booted);
 
 #endif

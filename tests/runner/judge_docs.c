@@ -12,31 +12,30 @@
 #include <stdio.h>
 
 #include "judge_docs.h"
-#include "tap.h"
 
-void judge_docs(const struct run *run, int mode)
+void judge_docs(struct verdicts *v, const struct run *run, int mode)
 {
 	int before = mode_index(run->docs_before), after = mode_index(run->docs_after);
 	int last = -1, want, i;
 
-	tap(run->docs_sh == 0,
-	    "docs: the as-root blocks of docs/distributions.md ran (sh exit %d)",
-	    run->docs_sh);
-	tap(before == mode, "docs: the phase before them is %s (read %s)",
-	    all_modes[mode], *run->docs_before ? run->docs_before : "nothing");
-	tap(run->n_docs_settings > 0,
-	    "docs: they left %d fs.proc_sysfs_mount_flags lines in /etc/sysctl.d",
-	    run->n_docs_settings);
+	verdict(v, run->docs_sh == 0,
+		"docs: the as-root blocks of docs/distributions.md ran (sh exit %d)",
+		run->docs_sh);
+	verdict(v, before == mode, "docs: the phase before them is %s (read %s)",
+		all_modes[mode], *run->docs_before ? run->docs_before : "nothing");
+	verdict(v, run->n_docs_settings > 0,
+		"docs: they left %d fs.proc_sysfs_mount_flags lines in /etc/sysctl.d",
+		run->n_docs_settings);
 	for (i = 0; i < run->n_docs_settings; i++) {
 		last = mode_index(run->docs_settings[i].value);
-		tap(last >= 0, "docs: %s names a phase (%s)",
-		    run->docs_settings[i].file, run->docs_settings[i].value);
+		verdict(v, last >= 0, "docs: %s names a phase (%s)",
+			run->docs_settings[i].file, run->docs_settings[i].value);
 	}
-	tap(run->docs_sysctl == 0, "docs: systemd-sysctl ran through (exit %d)",
-	    run->docs_sysctl);
+	verdict(v, run->docs_sysctl == 0, "docs: systemd-sysctl ran through (exit %d)",
+		run->docs_sysctl);
 	want = last > before ? last : before;
-	tap(before >= 0 && after == want,
-	    "docs: the phase after systemd-sysctl is the stricter of the boot's and the last line's (%s; read %s)",
-	    want >= 0 ? all_modes[want] : "-",
-	    *run->docs_after ? run->docs_after : "nothing");
+	verdict(v, before >= 0 && after == want,
+		"docs: the phase after systemd-sysctl is the stricter of the boot's and the last line's (%s; read %s)",
+		want >= 0 ? all_modes[want] : "-",
+		*run->docs_after ? run->docs_after : "nothing");
 }

@@ -4,8 +4,9 @@
 #define JUDGE_DOCS_H
 
 #include "../contract/spec.h"
+#include "verdicts.h"
 
-/* Print TAP for the docs step of @run, booted as phase @mode. */
-void judge_docs(const struct run *run, int mode);
+/* The docs step of @run, booted as phase @mode: each check a verdict on @v. */
+void judge_docs(struct verdicts *v, const struct run *run, int mode);
 
 #endif

@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "judge_fleet.h"
-#include "tap.h"
 
 /* The spec's row for the tenants' mount. */
 #define FLEET_ROW "mount_proc_none"
@@ -92,26 +91,27 @@ static bool tally_line(const struct run *run, const struct cell *c,
 }
 
 /* Each tenant's mounts: all made, and as many succeeded as the row says. */
-static void check_tenants(const struct run *run, const struct cell *c,
-			  const char *phase)
+static void check_tenants(struct verdicts *v, const struct run *run,
+			  const struct cell *c, const char *phase)
 {
 	int i;
 
-	tap(run->fleet_ms >= 0 && run->n_tenants >= 3,
-	    "fleet %s: the step ended (%.1f s) with %d tenants, want 3 or more",
-	    phase, run->fleet_ms / 1000.0, run->n_tenants);
+	verdict(v, run->fleet_ms >= 0 && run->n_tenants >= 3,
+		"fleet %s: the step ended (%.1f s) with %d tenants, want 3 or more",
+		phase, run->fleet_ms / 1000.0, run->n_tenants);
 	for (i = 0; i < run->n_tenants; i++) {
 		const struct tenant *t = &run->tenants[i];
 		int want = c->outcome == REFUSED ? 0 : t->ops;
 
-		tap(!t->died && t->ops > 0 && t->ok == want,
-		    "fleet %s %s: %d of %d mounts succeeded, want %d (the spec's %s)",
-		    phase, t->comm, t->ok, t->ops, want, FLEET_ROW);
+		verdict(v, !t->died && t->ops > 0 && t->ok == want,
+			"fleet %s %s: %d of %d mounts succeeded, want %d (the spec's %s)",
+			phase, t->comm, t->ok, t->ops, want, FLEET_ROW);
 	}
 }
 
 /* Warn: the relations between the tenants' mounts and the lines. */
-static void check_warned(const struct run *run, const struct tally *tally)
+static void check_warned(struct verdicts *v, const struct run *run,
+			 const struct tally *tally)
 {
 	int i, lost = 0;
 
@@ -119,46 +119,47 @@ static void check_warned(const struct run *run, const struct tally *tally)
 		const struct tenant *t = &run->tenants[i];
 		const struct tally *n = &tally[i];
 
-		tap(n->lines + n->suppressed == t->ops,
-		    "fleet warn %s in user:[%u]: %d lines and %d reported suppressed make up its %d mounts",
-		    t->comm, t->userns, n->lines, n->suppressed, t->ops);
+		verdict(v, n->lines + n->suppressed == t->ops,
+			"fleet warn %s in user:[%u]: %d lines and %d reported suppressed make up its %d mounts",
+			t->comm, t->userns, n->lines, n->suppressed, t->ops);
 		if (t->ops <= RATELIMIT_BURST)
-			tap(n->lines == t->ops,
-			    "fleet warn %s: %d mounts, within one window: %d logged, none hidden by the other tenants",
-			    t->comm, t->ops, n->lines);
+			verdict(v, n->lines == t->ops,
+				"fleet warn %s: %d mounts, within one window: %d logged, none hidden by the other tenants",
+				t->comm, t->ops, n->lines);
 		lost += n->suppressed;
 	}
-	tap(lost > 0,
-	    "fleet warn: the rate limits suppressed %d lines, so the tenants warned in a flood",
-	    lost);
+	verdict(v, lost > 0,
+		"fleet warn: the rate limits suppressed %d lines, so the tenants warned in a flood",
+		lost);
 }
 
-void judge_fleet(const struct spec *spec, const struct run *run, int mode)
+void judge_fleet(struct verdicts *v, const struct spec *spec,
+		 const struct run *run, int mode)
 {
 	const struct spec_row *row = spec_find(spec, FLEET_ROW);
 	struct tally tally[MAX_TENANTS] = { { 0 } };
 	const char *phase = all_modes[mode];
 	int i, stray = 0, logged = 0;
 
-	tap(row != NULL, "fleet: tests/spec.md has the row %s", FLEET_ROW);
+	verdict(v, row != NULL, "fleet: tests/spec.md has the row %s", FLEET_ROW);
 	if (!row)
 		return;
-	check_tenants(run, &row->cell[mode], phase);
+	check_tenants(v, run, &row->cell[mode], phase);
 	for (i = 0; i < run->n_fleet_lines; i++)
 		if (!tally_line(run, &row->cell[mode], run->fleet_lines[i], tally)) {
 			printf("# fleet: names no tenant: %s\n", run->fleet_lines[i]);
 			stray++;
 		}
-	tap(!stray && !run->fleet_lines_cut,
-	    "fleet %s: every warning and suppressed count names a tenant (%d kernel lines, %d that name none%s)",
-	    phase, run->n_fleet_lines, stray,
-	    run->fleet_lines_cut ? ", more than the results keep" : "");
+	verdict(v, !stray && !run->fleet_lines_cut,
+		"fleet %s: every warning and suppressed count names a tenant (%d kernel lines, %d that name none%s)",
+		phase, run->n_fleet_lines, stray,
+		run->fleet_lines_cut ? ", more than the results keep" : "");
 	if (row->cell[mode].outcome == WARNED) {
-		check_warned(run, tally);
+		check_warned(v, run, tally);
 		return;
 	}
 	for (i = 0; i < run->n_tenants; i++)
 		logged += tally[i].lines + tally[i].suppressed;
-	tap(logged == 0, "fleet %s: %d warnings, want none (the spec's %s)",
-	    phase, logged, FLEET_ROW);
+	verdict(v, logged == 0, "fleet %s: %d warnings, want none (the spec's %s)",
+		phase, logged, FLEET_ROW);
 }

@@ -4,8 +4,10 @@
 #define JUDGE_FLEET_H
 
 #include "../contract/spec.h"
+#include "verdicts.h"
 
-/* Print TAP for the fleet step of @run in phase @mode. */
-void judge_fleet(const struct spec *spec, const struct run *run, int mode);
+/* The fleet step of @run in phase @mode: each check a verdict on @v. */
+void judge_fleet(struct verdicts *v, const struct spec *spec,
+		 const struct run *run, int mode);
 
 #endif

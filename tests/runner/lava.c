@@ -67,18 +67,19 @@ int lava_run(const char *job, const char *devdir, const char *out,
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* The runner's verdicts, collected by the TAP hook. */
-static struct lava_log runner_cases;
-
-static void collect(const char *def, const char *id, bool pass)
+/* The named cases among the runner's verdicts @vs, as LAVA records cases. */
+static void runner_cases(const struct verdicts *vs, struct lava_log *l)
 {
-	struct lava_log *l = &runner_cases;
+	int i;
 
-	if (l->n == LAVA_MAX_CASES)
-		return;
-	snprintf(l->c[l->n].def, sizeof(l->c[l->n].def), "%s", def);
-	snprintf(l->c[l->n].id, sizeof(l->c[l->n].id), "%s", id);
-	l->c[l->n++].pass = pass;
+	l->n = 0;
+	for (i = 0; i < vs->n && l->n < LAVA_MAX_CASES; i++) {
+		if (!vs->v[i].def)
+			continue;
+		snprintf(l->c[l->n].def, sizeof(l->c[l->n].def), "%s", vs->v[i].def);
+		snprintf(l->c[l->n].id, sizeof(l->c[l->n].id), "%s", vs->v[i].id);
+		l->c[l->n++].pass = vs->v[i].pass;
+	}
 }
 
 static const struct lava_case *find_case(const struct lava_log *l,
@@ -105,10 +106,10 @@ static int count_def(const struct lava_log *l, const char *def)
  * Case for case: LAVA's verdict equals the runner's, and each is what the
  * spec wants (all pass, but @broken, which must fail).
  */
-static void compare(const char *tag, const struct lava_log *lava,
+static void compare(struct verdicts *v, const char *tag,
+		    const struct lava_log *lava, const struct lava_log *run,
 		    const char *broken)
 {
-	const struct lava_log *run = &runner_cases;
 	static const char *const defs[] = { DEF_KUNIT, DEF_SCENARIOS, DEF_KSELFTEST };
 	int i;
 
@@ -119,20 +120,21 @@ static void compare(const char *tag, const struct lava_log *lava,
 			      !strcmp(r->id, broken));
 		bool ok = l && l->pass == r->pass && r->pass == want;
 
-		tap(ok, "%s %s/%s: LAVA %s, runner %s%s", tag, r->def, r->id,
-		    l ? (l->pass ? "pass" : "fail") : "recorded nothing",
-		    r->pass ? "pass" : "fail",
-		    want ? "" : " (broken on purpose: both must fail)");
+		verdict(v, ok, "%s %s/%s: LAVA %s, runner %s%s", tag, r->def,
+			r->id, l ? (l->pass ? "pass" : "fail") : "recorded nothing",
+			r->pass ? "pass" : "fail",
+			want ? "" : " (broken on purpose: both must fail)");
 	}
 	for (i = 0; i < lava->n; i++)
 		if (!find_case(run, lava->c[i].def, lava->c[i].id))
-			tap(false, "%s %s/%s: LAVA recorded it, the runner judged no such case",
-			    tag, lava->c[i].def, lava->c[i].id);
+			verdict(v, false, "%s %s/%s: LAVA recorded it, the runner judged no such case",
+				tag, lava->c[i].def, lava->c[i].id);
 	for (i = 0; i < 3; i++)
-		tap(count_def(lava, defs[i]) > 0 &&
-		    count_def(lava, defs[i]) == count_def(run, defs[i]),
-		    "%s %s: LAVA recorded %d cases, the runner judged %d",
-		    tag, defs[i], count_def(lava, defs[i]), count_def(run, defs[i]));
+		verdict(v, count_def(lava, defs[i]) > 0 &&
+			count_def(lava, defs[i]) == count_def(run, defs[i]),
+			"%s %s: LAVA recorded %d cases, the runner judged %d",
+			tag, defs[i], count_def(lava, defs[i]),
+			count_def(run, defs[i]));
 }
 
 /*
@@ -266,49 +268,70 @@ static void check_failed_job(const struct opts *o, const struct lava_log *l,
 }
 
 /*
- * The runner's verdicts on the records and console of the LAVA boots.
- * With @quiet, every line is a comment: see check_job().
+ * The runner's verdicts on the records and console of the LAVA boots: its
+ * named cases into @cases, for compare(), and one verdict on @v for all
+ * its other checks, the failed ones shown.  Returns how many of those
+ * failed.
  */
-static void judge_lava_boots(const struct opts *o, const char *spec_path,
-			     int mode, const struct lava_paths *p, bool quiet)
+static int judge_lava_boots(struct verdicts *v, const struct opts *o,
+			     int mode, const struct lava_paths *p,
+			     struct lava_log *cases)
 {
+	struct verdicts runner = VERDICTS_QUIET;
 	struct opts jo = *o;
 	struct spec spec;
 	char alone[4300];
-	int before = tap_quiet_failed();
+	int failed;
 
 	jo.steps = PSMF_STEPS_DEFAULT;
 	jo.scenario = NULL;
-	load_spec(spec_path, &spec);
-	tap_set_hook(collect, true);
-	judge_variant(&jo, &spec, mode, p->records, p->console);
+	load_spec(p->spec, &spec);
+	judge_variant(&runner, &jo, &spec, mode, p->records, p->console);
 	snprintf(alone, sizeof(alone), "%.4200s.alone", p->console);
-	check_splats_in(alone, "the boots of their own");
-	tap_set_hook(NULL, quiet);
-	tap(tap_quiet_failed() == before,
-	    "%s: the runner's other checks of the LAVA boots pass (the guest ran to its end, KUnit, no splat, the kselftest's exit)",
-	    o->tag);
+	check_splats_in(&runner, alone, "the boots of their own");
+	runner_cases(&runner, cases);
+	failed = verdicts_failed_checks(&runner);
+	if (failed)
+		verdicts_show_failed(&runner, "runner");
+	verdict(v, !failed,
+		"%s: the runner's other checks of the LAVA boots pass (the guest ran to its end, KUnit, no splat, the kselftest's exit)",
+		o->tag);
+	verdicts_free(&runner);
+	return failed;
 }
 
 /*
- * What the lava test checks of a variant's job: it completed, the runner's
- * checks of its boots, and LAVA's verdicts against the runner's.  With
- * @quiet, as comments only; returns how many checks failed.
+ * What the lava test checks of a variant's job, each a verdict on @v: it
+ * completed, the runner's checks of its boots, and LAVA's verdicts against
+ * the runner's.  Returns how many checks failed: those on @v, and the
+ * runner's own that judge_lava_boots() sums up in one.
  */
-static int check_job(const struct opts *o, const struct lava_paths *p,
-		     int mode, const struct lava_log *lava, bool killed,
-		     const char *broken, bool quiet)
+static int check_job(struct verdicts *v, const struct opts *o,
+		     const struct lava_paths *p, int mode,
+		     const struct lava_log *lava, bool killed,
+		     const char *broken)
 {
-	int before = tap_quiet_failed();
+	static struct lava_log cases;	/* large: off the stack */
+	int before = verdicts_failed(v), runner_failed;
 
-	tap_set_hook(NULL, quiet);
-	tap(lava->job_seen && lava->job_pass && !killed,
-	    "%s: the LAVA job completed%s%s", o->tag,
-	    lava->job_error[0] ? ": " : "", lava->job_error);
-	judge_lava_boots(o, p->spec, mode, p, quiet);
-	compare(o->tag, lava, broken);
-	tap_set_hook(NULL, false);
-	return tap_quiet_failed() - before;
+	verdict(v, lava->job_seen && lava->job_pass && !killed,
+		"%s: the LAVA job completed%s%s", o->tag,
+		lava->job_error[0] ? ": " : "", lava->job_error);
+	runner_failed = judge_lava_boots(v, o, mode, p, &cases);
+	compare(v, o->tag, lava, &cases, broken);
+	return verdicts_failed(v) - before + runner_failed;
+}
+
+/* check_job() as data only, the failed shown: how many of its checks failed. */
+static int failed_job_checks(const struct opts *o, const struct lava_paths *p,
+			     int mode, const struct lava_log *lava, bool killed)
+{
+	struct verdicts v = VERDICTS_QUIET;
+	int failed = check_job(&v, o, p, mode, lava, killed, NULL);
+
+	verdicts_show_failed(&v, "lava test");
+	verdicts_free(&v);
+	return failed;
 }
 
 static void lava_paths(const struct opts *o, struct lava_paths *p)
@@ -359,9 +382,8 @@ static void broken_disagrees(const struct opts *o, struct lava_paths *p,
 {
 	int status;
 
-	runner_cases.n = 0;
 	snprintf(p->spec, sizeof(p->spec), "%s", o->spec);
-	status = check_job(o, p, mode, lava, killed, NULL, true);
+	status = failed_job_checks(o, p, mode, lava, killed);
 	tap(status == 1, "%s: judged by the true spec, the runner disagrees with LAVA on %s alone (%d checks failed)",
 	    o->tag, broken, status);
 }
@@ -376,6 +398,7 @@ int cmd_lava(const struct opts *o)
 	struct lava_job j = { .tag = o->tag, .mode = o->mode,
 			      .phase = o->boot_phase, .alone = true,
 			      .timeout = o->timeout };
+	struct verdicts v = VERDICTS_TAP;
 	const char *broken;
 	struct lava_paths p;
 	struct lava_log lava;
@@ -403,12 +426,13 @@ int cmd_lava(const struct opts *o)
 	if (!strcmp(o->expect, "hang") || !strcmp(o->expect, "bad-url")) {
 		check_failed_job(o, &lava, killed, now_ms() - start);
 		/* and a variant's lava test on such a job must fail */
-		status = check_job(o, &p, mode, &lava, killed, NULL, true);
+		status = failed_job_checks(o, &p, mode, &lava, killed);
 		tap(status > 0, "%s: as a variant's job it fails the lava test (%d checks failed)",
 		    o->expect, status);
 		return tap_end();
 	}
-	check_job(o, &p, mode, &lava, killed, *broken ? broken : NULL, false);
+	check_job(&v, o, &p, mode, &lava, killed, *broken ? broken : NULL);
+	verdicts_free(&v);
 	if (*broken)
 		broken_disagrees(o, &p, mode, &lava, killed, broken);
 	return tap_end();

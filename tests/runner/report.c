@@ -103,12 +103,12 @@ static void summary(const struct matrix *m, int mode, int *pass, int *fail)
 }
 
 /*
- * The boot overrides: each kernel booted as each other phase, judged
- * against that phase's column.  Calls @row for each run that exists and
- * returns how many there are.
+ * The boot overrides: each kernel booted as another phase (those run),
+ * against that phase's column.  Calls @row for each run that exists (@i:
+ * how many came before it) and returns how many there are.
  */
 static int each_override(const struct matrix *m, FILE *f,
-			 void (*row)(FILE *f, int built, int told,
+			 void (*row)(FILE *f, int i, int built, int told,
 				     const struct run *r, int pass, int fail))
 {
 	int b, t, pass, fail, n = 0;
@@ -117,35 +117,35 @@ static int each_override(const struct matrix *m, FILE *f,
 		for (t = 0; t < MAX_MODES; t++)
 			if (m->told[b][t]) {
 				summary_run(m, m->told[b][t], t, &pass, &fail);
-				row(f, b, t, m->told[b][t], pass, fail);
+				row(f, n, b, t, m->told[b][t], pass, fail);
 				n++;
 			}
 	return n;
 }
 
-static void override_md(FILE *f, int built, int told, const struct run *r,
-			int pass, int fail)
+static void override_md(FILE *f, int i, int built, int told,
+			const struct run *r, int pass, int fail)
 {
+	(void)i;
 	fprintf(f, "| %s | `proc_sysfs_mount_flags=%s` | %s | %d of %d%s |\n",
 		all_modes[built], all_modes[told], r->release, pass,
 		pass + fail, fail ? " **(see mismatches)**" : "");
 }
 
-static void override_html(FILE *f, int built, int told, const struct run *r,
-			  int pass, int fail)
+static void override_html(FILE *f, int i, int built, int told,
+			  const struct run *r, int pass, int fail)
 {
+	(void)i;
 	fprintf(f, "<tr><td>%s</td><td><code>proc_sysfs_mount_flags=%s</code></td><td>%s</td><td class=\"%s\">%d of %d</td></tr>\n",
 		all_modes[built], all_modes[told], r->release,
 		fail ? "bad" : "ok", pass, pass + fail);
 }
 
-static int json_overrides;
-
-static void override_json(FILE *f, int built, int told, const struct run *r,
-			  int pass, int fail)
+static void override_json(FILE *f, int i, int built, int told,
+			  const struct run *r, int pass, int fail)
 {
 	fprintf(f, "%s\n    {\"built\": \"%s\", \"booted_as\": \"%s\", \"kernel\": ",
-		json_overrides++ ? "," : "", all_modes[built], all_modes[told]);
+		i ? "," : "", all_modes[built], all_modes[told]);
 	json_str(f, r->release);
 	fprintf(f, ", \"cells_matching\": %d, \"cells\": %d, \"completed\": %s}",
 		pass, pass + fail, r->ended ? "true" : "false");
@@ -445,7 +445,6 @@ int report_json(const struct matrix *m, FILE *f)
 			m->run[j]->ended ? "true" : "false");
 	}
 	fprintf(f, "\n  },\n  \"boot_overrides\": [");
-	json_overrides = 0;
 	each_override(m, f, override_json);
 	fprintf(f, "\n  ],\n  \"scenarios\": [");
 	for (i = 0; i < m->spec->n; i++) {

@@ -13,6 +13,7 @@
 
 #include "report.h"
 #include "../contract/spec.h"
+#include "verdicts.h"
 
 /*
  * The results files of other runs, by path, for cross, compat and mutate:
@@ -67,14 +68,18 @@ int load_told_runs(const struct opts *o, struct run told[][MAX_MODES],
 		   struct matrix *m);
 int parse_input(const char *arg, struct inputs *in);
 
-/* judge_run.c: judge one run's results and console against the spec */
-void judge_variant(const struct opts *o, const struct spec *spec, int mode,
-		   const char *results, const char *console);
-/* Each tool row of @run against @tools_md (tests/tools.md, tests/system.md). */
-void judge_tools(const struct run *run, int mode, const char *tools_md,
-		 const char *release, const char *suite);
 /*
- * judge_tools(), quietly, by a copy of @tools_md whose cell of @row under
+ * judge_run.c: judge one run's results and console against the spec, each
+ * check a verdict on @v
+ */
+void judge_variant(struct verdicts *v, const struct opts *o,
+		   const struct spec *spec, int mode, const char *results,
+		   const char *console);
+/* Each tool row of @run against @tools_md (tests/tools.md, tests/system.md). */
+void judge_tools(struct verdicts *v, const struct run *run, int mode,
+		 const char *tools_md, const char *release, const char *suite);
+/*
+ * judge_tools(), as data only, by a copy of @tools_md whose cell of @row under
  * @mode says @verdict (@row NULL: the table as it is): how many checks
  * failed, -1 if there is no such row.
  */
@@ -92,8 +97,12 @@ int system_opts(const struct opts *o);
 /* system.c: boot the Debian system image, @extra on its command line */
 void boot_system(const struct opts *o, const char *tag, const char *extra,
 		 const char *results, const char *console);
-/* system.c: the same, into DIR/results-@tag.txt, loaded into @run, its console checked */
-void boot_system_tagged(const struct opts *o, const char *tag, const char *extra,
+/*
+ * system.c: the same, into DIR/results-@tag.txt, loaded into @run, its
+ * console checked (a verdict on @v)
+ */
+void boot_system_tagged(struct verdicts *v, const struct opts *o,
+			const char *tag, const char *extra,
 			struct run *run);
 
 int cmd_boot(const struct opts *o);

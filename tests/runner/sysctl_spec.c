@@ -175,48 +175,49 @@ static const char *find_log(const struct run *run, const char *what)
 	return NULL;
 }
 
-void sysctl_judge(const struct sysctl_case *c, const struct run *run)
+void sysctl_judge(struct verdicts *v, const struct sysctl_case *c,
+		  const struct run *run)
 {
 	const char *seen = find_notice(run), *said = find_log(run, KEY);
 	char want[128];
 
 	snprintf(want, sizeof(want), NOTICE "%s", c->notice);
-	tap(run->ended, "sysctl.d %s over %s: psmf-system ran to its end (%s)",
-	    c->file, c->boot, run->end);
-	tap(!strcmp(run->sys_sysctl_d, c->file),
-	    "sysctl.d %s over %s: the file said %s when the system was up",
-	    c->file, c->boot, run->sys_sysctl_d[0] ? run->sys_sysctl_d : "nothing");
-	tap(!strcmp(run->sys_phase, c->after),
-	    "sysctl.d %s over %s: /proc/sys/fs/proc_sysfs_mount_flags reads %s after the boot (it read %s)",
-	    c->file, c->boot, c->after, run->sys_phase[0] ? run->sys_phase : "nothing");
-	tap(!strcmp(c->notice, "none") ? !seen :
-	    seen && strstr(seen, want) && strstr(seen, WRITER),
-	    "sysctl.d %s over %s: the kernel's notice is %s%s (the boot's: %s)",
-	    c->file, c->boot, !strcmp(c->notice, "none") ? "" : WRITER " ",
-	    !strcmp(c->notice, "none") ? "none" : want, seen ? seen : "none");
+	verdict(v, run->ended, "sysctl.d %s over %s: psmf-system ran to its end (%s)",
+		c->file, c->boot, run->end);
+	verdict(v, !strcmp(run->sys_sysctl_d, c->file),
+		"sysctl.d %s over %s: the file said %s when the system was up",
+		c->file, c->boot, run->sys_sysctl_d[0] ? run->sys_sysctl_d : "nothing");
+	verdict(v, !strcmp(run->sys_phase, c->after),
+		"sysctl.d %s over %s: /proc/sys/fs/proc_sysfs_mount_flags reads %s after the boot (it read %s)",
+		c->file, c->boot, c->after, run->sys_phase[0] ? run->sys_phase : "nothing");
+	verdict(v, !strcmp(c->notice, "none") ? !seen :
+		seen && strstr(seen, want) && strstr(seen, WRITER),
+		"sysctl.d %s over %s: the kernel's notice is %s%s (the boot's: %s)",
+		c->file, c->boot, !strcmp(c->notice, "none") ? "" : WRITER " ",
+		!strcmp(c->notice, "none") ? "none" : want, seen ? seen : "none");
 	/*
 	 * That systemd-sysctl read the file: it started after the file was
 	 * written.  (A row that raises shows it by the notice too; a row
 	 * whose write the kernel refuses has only this.)
 	 */
-	tap(run->sysctl_writer_status == 0,
-	    "sysctl.d %s over %s: docs/distributions.md's as-root lines ran with exit 0 (%d)",
-	    c->file, c->boot, run->sysctl_writer_status);
-	tap(run->sysctl_written && run->sysctl_started >= run->sysctl_written,
-	    "sysctl.d %s over %s: systemd-sysctl started after the file was written (at %llu µs; written at %llu µs)",
-	    c->file, c->boot, run->sysctl_started, run->sysctl_written);
+	verdict(v, run->sysctl_writer_status == 0,
+		"sysctl.d %s over %s: docs/distributions.md's as-root lines ran with exit 0 (%d)",
+		c->file, c->boot, run->sysctl_writer_status);
+	verdict(v, run->sysctl_written && run->sysctl_started >= run->sysctl_written,
+		"sysctl.d %s over %s: systemd-sysctl started after the file was written (at %llu µs; written at %llu µs)",
+		c->file, c->boot, run->sysctl_started, run->sysctl_written);
 	/*
 	 * Not the unit's result: it fails for any key the kernel lacks or
 	 * refuses otherwise (bookworm's kernel.pid_max on a 6.1 built with
 	 * BASE_SMALL), in every phase, with or without the file.  But a unit
 	 * that failed must have said why: else the journal was not read.
 	 */
-	tap(!strcmp(run->sys_sysctl_unit, "Result=success") || find_log(run, WRITE_FAILED),
-	    "sysctl.d %s over %s: systemd-sysctl.service succeeded, or its journal says which write failed (%s)",
-	    c->file, c->boot, run->sys_sysctl_unit[0] ? run->sys_sysctl_unit : "unsaid");
-	tap(!said && !run->sys_lines_cut,
-	    "sysctl.d %s over %s: systemd-sysctl's journal says nothing of the key (%s), all its lines and the kernel's read",
-	    c->file, c->boot, said ? said : "nothing");
+	verdict(v, !strcmp(run->sys_sysctl_unit, "Result=success") || find_log(run, WRITE_FAILED),
+		"sysctl.d %s over %s: systemd-sysctl.service succeeded, or its journal says which write failed (%s)",
+		c->file, c->boot, run->sys_sysctl_unit[0] ? run->sys_sysctl_unit : "unsaid");
+	verdict(v, !said && !run->sys_lines_cut,
+		"sysctl.d %s over %s: systemd-sysctl's journal says nothing of the key (%s), all its lines and the kernel's read",
+		c->file, c->boot, said ? said : "nothing");
 }
 
 void sysctl_md_row(FILE *f, const struct sysctl_case *c, const struct run *run)

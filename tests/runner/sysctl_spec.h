@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "../contract/spec.h"
+#include "verdicts.h"
 
 #define MAX_SYSCTL_CASES 4	/* meson.build gives the test 4 boots' time */
 
@@ -30,8 +31,9 @@ int sysctl_cases_load(const char *path, struct sysctl_case *c, int max,
  * sets the phase, the sysctl only raises it, each raise is noticed.
  */
 bool sysctl_case_follows_rule(const struct sysctl_case *c);
-/* Judge a boot's @run against @c: one tap() per check. */
-void sysctl_judge(const struct sysctl_case *c, const struct run *run);
+/* Judge a boot's @run against @c: one verdict on @v per check. */
+void sysctl_judge(struct verdicts *v, const struct sysctl_case *c,
+		  const struct run *run);
 /* What the boot of @c gave, as a row of system-sysctl.md (no pids, no times). */
 void sysctl_md_row(FILE *f, const struct sysctl_case *c, const struct run *run);
 

@@ -53,7 +53,7 @@ static bool same_failed(const struct run *a, int wa, const struct run *b, int wb
  * first line is the session's (initramfs/system.c, SESSION_MARK), so that
  * a session that failed does not pass for a tool that failed.
  */
-static void judge_sessions(const struct run *run, int mode)
+static void judge_sessions(struct verdicts *v, const struct run *run, int mode)
 {
 	char want[64];
 	int i;
@@ -64,33 +64,33 @@ static void judge_sessions(const struct run *run, int mode)
 		if (!t->uid)
 			continue;
 		snprintf(want, sizeof(want), "psmf-session uid=%d", t->uid);
-		tap(t->n_out && !strcmp(t->out[0], want),
-		    "system %s %s: ran in a login session of uid %d (its first line: %s)",
-		    all_modes[mode], t->name, t->uid, t->n_out ? t->out[0] : "none");
+		verdict(v, t->n_out && !strcmp(t->out[0], want),
+			"system %s %s: ran in a login session of uid %d (its first line: %s)",
+			all_modes[mode], t->name, t->uid, t->n_out ? t->out[0] : "none");
 	}
 }
 
 /* What psmf-system reported about the system itself. */
-static void judge_system_facts(const struct opts *o, const struct run *run,
-			       int mode)
+static void judge_system_facts(struct verdicts *v, const struct opts *o,
+			       const struct run *run, int mode)
 {
 	char boot[1100], after[1100];
 
-	tap(o->release && !strcmp(run->sys_os, o->release),
-	    "system %s: the image booted is Debian %s (os-release: %s, systemd %d)",
-	    all_modes[mode], o->release ? o->release : "(no --release)",
-	    run->sys_os[0] ? run->sys_os : "unsaid", run->sys_systemd);
-	tap(!strcmp(run->sys_phase, all_modes[mode]),
-	    "system %s: /proc/sys/fs/proc_sysfs_mount_flags reads %s",
-	    all_modes[mode], run->sys_phase[0] ? run->sys_phase : "nothing");
-	tap(same_failed(run, 0, run, 1),
-	    "system %s: systemctl --failed after the checks is as after the boot (boot: %s; after: %s)",
-	    all_modes[mode], failed_list(run, 0, boot, sizeof(boot)),
-	    failed_list(run, 1, after, sizeof(after)));
+	verdict(v, o->release && !strcmp(run->sys_os, o->release),
+		"system %s: the image booted is Debian %s (os-release: %s, systemd %d)",
+		all_modes[mode], o->release ? o->release : "(no --release)",
+		run->sys_os[0] ? run->sys_os : "unsaid", run->sys_systemd);
+	verdict(v, !strcmp(run->sys_phase, all_modes[mode]),
+		"system %s: /proc/sys/fs/proc_sysfs_mount_flags reads %s",
+		all_modes[mode], run->sys_phase[0] ? run->sys_phase : "nothing");
+	verdict(v, same_failed(run, 0, run, 1),
+		"system %s: systemctl --failed after the checks is as after the boot (boot: %s; after: %s)",
+		all_modes[mode], failed_list(run, 0, boot, sizeof(boot)),
+		failed_list(run, 1, after, sizeof(after)));
 }
 
-static void judge_system(const struct opts *o, int mode, const char *results,
-			 const char *console)
+static void judge_system(struct verdicts *v, const struct opts *o, int mode,
+			 const char *results, const char *console)
 {
 	struct lines con;
 	struct run run;
@@ -98,15 +98,15 @@ static void judge_system(const struct opts *o, int mode, const char *results,
 	lines_load(console, &con);
 	if (run_load(results, &run))
 		printf("# %s: no results file\n", results);
-	tap(run.ended, "system %s: psmf-system ran to its end (%s)", all_modes[mode],
-	    run.end);
+	verdict(v, run.ended, "system %s: psmf-system ran to its end (%s)", all_modes[mode],
+		run.end);
 	if (!run.ended)
 		tail_console(&con, 60);
-	check_kunit(&con, "proc_sysfs_mount_flags");
-	check_splats(&con, "the boot log");
-	judge_system_facts(o, &run, mode);
-	judge_sessions(&run, mode);
-	judge_tools(&run, mode, o->tools, o->release, "system");
+	check_kunit(v, &con, "proc_sysfs_mount_flags");
+	check_splats(v, &con, "the boot log");
+	judge_system_facts(v, o, &run, mode);
+	judge_sessions(v, &run, mode);
+	judge_tools(v, &run, mode, o->tools, o->release, "system");
 	run_free(&run);
 	lines_free(&con);
 }
@@ -148,8 +148,8 @@ void boot_system(const struct opts *o, const char *tag, const char *extra,
  * splats (and shown if the guest never reported its end).  The caller
  * judges @run.
  */
-void boot_system_tagged(const struct opts *o, const char *tag, const char *extra,
-			struct run *run)
+void boot_system_tagged(struct verdicts *v, const struct opts *o,
+			const char *tag, const char *extra, struct run *run)
 {
 	char results[4096], console[4096];
 	struct lines con;
@@ -162,7 +162,7 @@ void boot_system_tagged(const struct opts *o, const char *tag, const char *extra
 	lines_load(console, &con);
 	if (!run->ended)
 		tail_console(&con, 60);
-	check_splats(&con, "the boot log");
+	check_splats(v, &con, "the boot log");
 	lines_free(&con);
 }
 
@@ -183,13 +183,15 @@ int cmd_system(const struct opts *o)
 {
 	char results[4096], console[4096];
 	const char *tag = o->tag ? o->tag : o->mode;
+	struct verdicts v = VERDICTS_TAP;
 
 	if (system_opts(o))
 		return 2;
 	snprintf(results, sizeof(results), "%s/results-%s.txt", o->dir, tag);
 	snprintf(console, sizeof(console), "%s/console-%s.log", o->dir, tag);
 	boot_system(o, tag, "", results, console);
-	judge_system(o, judged_mode(o), results, console);
+	judge_system(&v, o, judged_mode(o), results, console);
+	verdicts_free(&v);
 	return tap_end();
 }
 

@@ -23,6 +23,7 @@
 int cmd_system_grub(const struct opts *o)
 {
 	static struct run edit, booted;
+	struct verdicts v = VERDICTS_TAP;
 	char extra[1200];
 
 	if (system_opts(o))
@@ -31,16 +32,17 @@ int cmd_system_grub(const struct opts *o)
 		fprintf(stderr, "runner: system-grub takes no --boot-phase: GRUB's entry gives the phase\n");
 		return 2;
 	}
-	boot_system_tagged(o, "system-grub-edit", " psmf.grub=edit", &edit);
-	grub_judge_edit(&edit, o->mode);
+	boot_system_tagged(&v, o, "system-grub-edit", " psmf.grub=edit", &edit);
+	grub_judge_edit(&v, &edit, o->mode);
 	if (edit.n_grub_linux) {
 		/* ignore_loglevel: the entry's "quiet" would hide WARN splats */
 		snprintf(extra, sizeof(extra), " psmf.grub=boot %s ignore_loglevel",
 			 edit.grub_linux[0]);
-		boot_system_tagged(o, "system-grub-boot", extra, &booted);
-		grub_judge_boot(&edit, &booted);
+		boot_system_tagged(&v, o, "system-grub-boot", extra, &booted);
+		grub_judge_boot(&v, &edit, &booted);
 	}
 	run_free(&edit);
 	run_free(&booted);
+	verdicts_free(&v);
 	return tap_end();
 }

@@ -16,9 +16,9 @@
 #include "sysctl_spec.h"
 #include "tap.h"
 
-/* The row's boot: its results judged against the row. */
-static void boot_case(const struct opts *o, const struct sysctl_case *c,
-		      struct run *run)
+/* The row's boot: its results judged against the row, on @v. */
+static void boot_case(struct verdicts *v, const struct opts *o,
+		      const struct sysctl_case *c, struct run *run)
 {
 	char tag[128], extra[64];
 	struct opts told = *o;
@@ -26,17 +26,17 @@ static void boot_case(const struct opts *o, const struct sysctl_case *c,
 	snprintf(tag, sizeof(tag), "system-sysctl-%.15s-over-%.15s", c->file, c->boot);
 	snprintf(extra, sizeof(extra), " psmf.sysctl_d=%s", c->file);
 	told.boot_phase = c->boot;
-	boot_system_tagged(&told, tag, extra, run);
-	sysctl_judge(c, run);
+	boot_system_tagged(v, &told, tag, extra, run);
+	sysctl_judge(v, c, run);
 }
 
 /* How many of sysctl_judge()'s checks fail for @run judged by @c. */
 static int failed_checks(const struct sysctl_case *c, const struct run *run)
 {
-	int mark = tap_quiet_start();
+	struct verdicts v = VERDICTS_QUIET;
 
-	sysctl_judge(c, run);
-	return tap_quiet_stop(mark);
+	sysctl_judge(&v, c, run);
+	return verdicts_end(&v);
 }
 
 /*
@@ -91,6 +91,7 @@ int cmd_system_sysctl(const struct opts *o)
 {
 	struct sysctl_case cases[MAX_SYSCTL_CASES];
 	static struct run runs[MAX_SYSCTL_CASES];
+	struct verdicts v = VERDICTS_TAP;
 	char err[1024];
 	int n, i;
 
@@ -100,12 +101,13 @@ int cmd_system_sysctl(const struct opts *o)
 	tap(n > 0, "%s: the table of raises in /etc/sysctl.d/ (%s)", o->tools,
 	    n > 0 ? "read" : err);
 	for (i = 0; i < n; i++)
-		boot_case(o, &cases[i], &runs[i]);
+		boot_case(&v, o, &cases[i], &runs[i]);
 	if (n > 0) {
 		cross_judge(cases, runs, n);
 		tap(!write_md(o, cases, runs, n), "sysctl.d: table written: %s/system-sysctl.md", o->dir);
 	}
 	for (i = 0; i < n; i++)
 		run_free(&runs[i]);
+	verdicts_free(&v);
 	return tap_end();
 }

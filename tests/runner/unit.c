@@ -26,6 +26,7 @@
 #include "unit_fleet.h"
 #include "unit_relations.h"
 #include "unit_walk.h"
+#include "verdicts.h"
 
 static struct result result(const char *ret, int flags, const char *line)
 {
@@ -195,16 +196,15 @@ static void test_no_kunit(void)
 			 "    ok 1 mnt_visible_decide_test", "ok 1 proc_sysfs_mount_flags" };
 	char *without[] = { "Run /init as init process", "reboot: Restarting system" };
 	struct lines w = { 6, with }, wo = { 2, without };
-	int mark = tap_quiet_start(), on_with, on_without;
+	struct verdicts on_with = VERDICTS_QUIET, on_without = VERDICTS_QUIET;
 
-	check_no_kunit(&w, "proc_sysfs_mount_flags");
-	on_with = tap_quiet_stop(mark);
-	mark = tap_quiet_start();
-	check_no_kunit(&wo, "proc_sysfs_mount_flags");
-	on_without = tap_quiet_stop(mark);
-	tap(on_with == 1 && on_without == 0,
+	check_no_kunit(&on_with, &w, "proc_sysfs_mount_flags");
+	check_no_kunit(&on_without, &wo, "proc_sysfs_mount_flags");
+	tap(verdicts_failed(&on_with) == 1 && verdicts_failed(&on_without) == 0,
 	    "no KUnit: a boot log without the suite passes, one with its KTAP fails (%d, %d failed)",
-	    on_without, on_with);
+	    verdicts_failed(&on_without), verdicts_failed(&on_with));
+	verdicts_free(&on_with);
+	verdicts_free(&on_without);
 }
 
 static void test_model(void)
@@ -404,25 +404,13 @@ static void test_tool_results(const char *spec_path)
 	test_steady_output();
 }
 
-static int n_cases;
-static char case_ids[4][128];
-
-static void keep_case(const char *def, const char *id, bool pass,
-		      const char *what)
-{
-	(void)def;
-	(void)pass;
-	(void)what;
-	if (n_cases < 4)
-		snprintf(case_ids[n_cases++], sizeof(case_ids[0]), "%s", id);
-}
-
 /* The upstream suite's records, and its TAP cases by name. */
 static void test_upstream_results(const char *spec_path)
 {
 	char path[4096];
 	const char *slash = strrchr(spec_path, '/');
 	const struct upstream_run *u;
+	struct verdicts cases = VERDICTS_QUIET;
 	struct run run;
 
 	snprintf(path, sizeof(path), "%.*sfixtures/results-upstream.txt",
@@ -434,11 +422,12 @@ static void test_upstream_results(const char *spec_path)
 	    u->ms == 4100 && u->n_out == 8 && run.upstream[1].exit == 1 &&
 	    run.upstream[1].n_out == 1,
 	    "upstream: each program's output, exit status and time");
-	n_cases = 0;
-	tap(judge_tap(u->out, u->n_out, DEF_UPSTREAM, "m:", keep_case) == 2 &&
-	    !strcmp(case_ids[0], "m:mount_setattr.basic") &&
-	    !strcmp(case_ids[1], "m:mount_setattr_idmapped.change_idmapping"),
+	tap(judge_tap(u->out, u->n_out, DEF_UPSTREAM, "m:", verdict_case,
+		      &cases) == 2 && cases.n == 2 &&
+	    !strcmp(cases.v[0].id, "m:mount_setattr.basic") &&
+	    !strcmp(cases.v[1].id, "m:mount_setattr_idmapped.change_idmapping"),
 	    "upstream: TAP cases by name, a skipped one named by its RUN line");
+	verdicts_free(&cases);
 	run_free(&run);
 }
 
@@ -630,6 +619,49 @@ static void test_steps(void)
 	    "steps: the names in the order a boot runs them: %s", step_names());
 }
 
+/* A list of verdicts keeps each, a named case's with its kind and name. */
+static void test_verdicts(void)
+{
+	struct verdicts v = VERDICTS_QUIET;
+
+	verdict(&v, true, "check %d", 1);
+	verdict(&v, false, "check %d", 2);
+	verdict_case(&v, DEF_SCENARIOS, "proc-plain", false, "legacy proc-plain");
+	verdict_case(&v, DEF_KUNIT, "decide", true, "kunit decide");
+	tap(v.n == 4 && !v.print && !strcmp(v.v[1].what, "check 2") &&
+	    !v.v[1].def && !strcmp(v.v[2].def, DEF_SCENARIOS) &&
+	    !strcmp(v.v[2].id, "proc-plain") && v.v[3].pass,
+	    "verdicts: each kept in order, a case with its kind and name");
+	tap(verdicts_failed(&v) == 2 && verdicts_failed_checks(&v) == 1,
+	    "verdicts: failed, and failed checks that are no named case");
+	tap(verdicts_end(&v) == 2 && v.n == 0 && !v.v,
+	    "verdicts: the count at the end, the list freed");
+}
+
+/* A boot's records belong to it or to the steps it ran, by whole kind. */
+static void test_step_records(void)
+{
+	tap(step_record_ok("matrix,selftest", "scenario proc-plain op=mount") &&
+	    step_record_ok("matrix,selftest", "selftest ok 1 - x") &&
+	    step_record_ok("matrix", "start 6.12.118") &&
+	    step_record_ok("matrix", "kmsg m VFS: process") &&
+	    step_record_ok("stress", "s 3 ok") && step_record_ok("matrix", ""),
+	    "step records: the boot's own and those of the steps it ran pass");
+	tap(!step_record_ok("matrix,selftest", "x 1 2") &&
+	    !step_record_ok("matrix", " scenario a") &&
+	    !step_record_ok("sequences", "s 3 ok") &&
+	    !step_record_ok("exhaustive", "exhaustive-endx ms=1") &&
+	    !step_record_ok("matrix", "scenarios a") &&
+	    !step_record_ok("matrix", "tool lxc version=5"),
+	    "step records: a record of a step not run, or of no kind, is refused");
+	tap(step_record_of("matrix", "alone proc-first") &&
+	    step_record_of("selftest", "selftest-exit 0") &&
+	    !step_record_of("selftest", "selftest-exitx 0") &&
+	    !step_record_of("bench", "x 1") &&
+	    !step_record_of("selftests", "selftest ok 1"),
+	    "step records: a record is a step's by one of its kinds, whole");
+}
+
 int main(int argc, char **argv)
 {
 	static struct spec spec;
@@ -661,6 +693,8 @@ int main(int argc, char **argv)
 	test_fleet(&spec);
 	test_docs();
 	test_steps();
+	test_step_records();
+	test_verdicts();
 	test_tool_spec(argv[1]);
 	test_system(argv[1]);
 	return tap_end();

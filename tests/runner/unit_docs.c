@@ -13,10 +13,10 @@
 /* How many of the judge's checks fail on @run booted as @mode. */
 static int judged(const struct run *run, int mode)
 {
-	int mark = tap_quiet_start();
+	struct verdicts v = VERDICTS_QUIET;
 
-	judge_docs(run, mode);
-	return tap_quiet_stop(mark);
+	judge_docs(&v, run, mode);
+	return verdicts_end(&v);
 }
 
 /* A run of the step: booted as @before, files setting @values (NULL-ended), read @after. */

@@ -16,10 +16,10 @@
 /* How many of the judge's checks fail on @run in @mode. */
 static int judged(const struct spec *spec, const struct run *run, int mode)
 {
-	int mark = tap_quiet_start();
+	struct verdicts v = VERDICTS_QUIET;
 
-	judge_fleet(spec, run, mode);
-	return tap_quiet_stop(mark);
+	judge_fleet(&v, spec, run, mode);
+	return verdicts_end(&v);
 }
 
 static void add_tenant(struct run *run, const char *comm, int pid,

@@ -217,14 +217,14 @@ static const char raised[] = "start 6.12.57\nsystem-phase enforce\n"
 /* How many of sysctl_judge()'s checks fail on @text for @c. */
 static int judge_text(const struct sysctl_case *c, const char *text)
 {
+	struct verdicts v = VERDICTS_QUIET;
 	struct run run;
-	int mark, failed;
+	int failed;
 
 	if (load_run_text(text, &run))
 		return -1;
-	mark = tap_quiet_start();
-	sysctl_judge(c, &run);
-	failed = tap_quiet_stop(mark);
+	sysctl_judge(&v, c, &run);
+	failed = verdicts_end(&v);
 	run_free(&run);
 	return failed;
 }
@@ -319,16 +319,16 @@ static const char grub_booted[] =
 /* How many checks of the GRUB judge fail on the two boots' texts. */
 static int grub_failed(const char *edit_text, const char *boot_text)
 {
+	struct verdicts v = VERDICTS_QUIET;
 	struct run e, b;
-	int mark, failed = -1;
+	int failed = -1;
 
 	if (load_run_text(edit_text, &e))
 		return -1;
 	if (!load_run_text(boot_text, &b)) {
-		mark = tap_quiet_start();
-		grub_judge_edit(&e, "warn");
-		grub_judge_boot(&e, &b);
-		failed = tap_quiet_stop(mark);
+		grub_judge_edit(&v, &e, "warn");
+		grub_judge_boot(&v, &e, &b);
+		failed = verdicts_end(&v);
 		run_free(&b);
 	}
 	run_free(&e);

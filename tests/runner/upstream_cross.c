@@ -22,12 +22,10 @@ struct outcomes {
 	bool pass[MAX_UCASES];
 };
 
-static struct outcomes *collecting;
-
-static void collect(const char *def, const char *id, bool pass,
+static void collect(void *ctx, const char *def, const char *id, bool pass,
 		    const char *what)
 {
-	struct outcomes *o = collecting;
+	struct outcomes *o = ctx;
 
 	(void)def;
 	(void)what;
@@ -43,13 +41,12 @@ static void outcomes_of(const struct run *run, struct outcomes *o)
 	int i;
 
 	o->n = 0;
-	collecting = o;
 	for (i = 0; i < run->n_upstream; i++) {
 		const struct upstream_run *u = &run->upstream[i];
 
 		snprintf(prefix, sizeof(prefix), "%s:", u->name);
-		judge_tap(u->out, u->n_out, DEF_UPSTREAM, prefix, collect);
-		collect(DEF_UPSTREAM, u->name, u->exit == 0, NULL);
+		judge_tap(u->out, u->n_out, DEF_UPSTREAM, prefix, collect, o);
+		collect(o, DEF_UPSTREAM, u->name, u->exit == 0, NULL);
 	}
 }
 
