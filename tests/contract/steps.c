@@ -11,17 +11,24 @@ static const char *const names[] = { PSMF_STEPS(NAME) };
 #define KINDS(n, kinds) kinds,
 static const char *const kinds[] = { PSMF_STEPS(KINDS) };
 
-bool step_wanted(const char *list, const char *step)
+/* Is @w (@len bytes) a whole item of @list, its items separated by @sep? */
+static bool in_list(const char *list, char sep, const char *w, size_t len)
 {
-	size_t len;
+	const char sep_s[2] = { sep, 0 };
 	const char *p;
+	size_t n;
 
-	for (p = list; *p; p += len + (p[len] == ',')) {
-		len = strcspn(p, ",");
-		if (len == strlen(step) && !strncmp(p, step, len))
+	for (p = list; *p; p += n + (p[n] == sep)) {
+		n = strcspn(p, sep_s);
+		if (n == len && !strncmp(p, w, len))
 			return true;
 	}
 	return false;
+}
+
+bool step_wanted(const char *list, const char *step)
+{
+	return in_list(list, ',', step, strlen(step));
 }
 
 const char *step_unknown(const char *list)
@@ -53,20 +60,6 @@ const char *step_names(void)
 	return buf;
 }
 
-/* Is the word @w (@len bytes) one of the space-separated @words? */
-static bool word_in(const char *words, const char *w, size_t len)
-{
-	const char *p;
-	size_t n;
-
-	for (p = words; *p; p += n + (p[n] == ' ')) {
-		n = strcspn(p, " ");
-		if (n == len && !strncmp(p, w, len))
-			return true;
-	}
-	return false;
-}
-
 /* The length of @line's kind, its first word; 0 for a line of no kind. */
 static size_t kind_len(const char *line)
 {
@@ -77,11 +70,11 @@ bool step_record_ok(const char *list, const char *line)
 {
 	size_t i, len = kind_len(line);
 
-	if (!*line || word_in(PSMF_BOOT_RECORDS, line, len))
+	if (!*line || in_list(PSMF_BOOT_RECORDS, ' ', line, len))
 		return true;	/* an empty line, or the boot's own */
 	for (i = 0; i < N_STEPS; i++)
 		if (len && step_wanted(list, names[i]) &&
-		    word_in(kinds[i], line, len))
+		    in_list(kinds[i], ' ', line, len))
 			return true;
 	return false;
 }
@@ -92,6 +85,6 @@ bool step_record_of(const char *step, const char *line)
 
 	for (i = 0; i < N_STEPS; i++)
 		if (!strcmp(step, names[i]))
-			return len && word_in(kinds[i], line, len);
+			return len && in_list(kinds[i], ' ', line, len);
 	return false;
 }
