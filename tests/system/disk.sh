@@ -54,6 +54,12 @@ for unit; do
 	mkdir -p "$r/etc/systemd/system/$target.wants"
 	ln -s "/etc/systemd/system/$name" "$r/etc/systemd/system/$target.wants/$name"
 done
+# No login prompt on the serial console.  The image has no udev, so the
+# console's device (dev-ttyS0.device) never appears, and the getty that
+# systemd-getty-generator adds for console=ttyS0 would hold the boot, and
+# psmf-system's "systemctl is-system-running --wait", for the device's
+# 90 s timeout.
+ln -s /dev/null "$r/etc/systemd/system/serial-getty@ttyS0.service"
 # systemd-nspawn's tree: the probe and an os-release
 mkdir -p "$r/srv/nspawn/bin" "$r/srv/nspawn/usr/lib" "$r/srv/podman" "$stage/image/bin"
 for d in proc sys dev run tmp var etc; do mkdir -p "$r/srv/nspawn/$d"; done
