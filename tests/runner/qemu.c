@@ -10,10 +10,20 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "qemu.h"
 #include "tap.h"
+
+/* The host's monotonic clock in ms: QEMU's time limit, a guest's run time. */
+long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* The kernel command line of one boot. */
 void command_line(const struct opts *o, const char *scenario,

@@ -54,10 +54,13 @@ struct opts {
 	struct inputs in;
 };
 
+/* cmdline.c: what every command shares on its command line */
 void usage(void) __attribute__((noreturn));
-long now_ms(void);
 int need_mode(const char *mode);
 void load_spec(const char *path, struct spec *spec);
+
+/* qemu.c: the host's monotonic clock in ms */
+long now_ms(void);
 
 /* inputs.c: the results of other runs, loaded from their paths */
 int load_runs(const struct opts *o, struct run *runs, struct matrix *m);
