@@ -42,8 +42,8 @@ static void append_file(const char *from, const char *to)
  * must have left out exactly those of the main boot, which must have run
  * to its end: a main boot that failed gets no more boots.
  */
-static void boot_alone(const struct opts *o, const char *results,
-		       const char *console)
+static void boot_alone(struct verdicts *v, const struct opts *o,
+		       const char *results, const char *console)
 {
 	char append[1024], tmp_res[4300], tmp_con[4300], what[128];
 	struct scenario_info s;
@@ -70,14 +70,14 @@ static void boot_alone(const struct opts *o, const char *results,
 		command_line(o, s.name, s.boot ? s.boot : "", append, sizeof(append));
 		status = run_qemu(o, append, tmp_res, tmp_con, &timed_out);
 		snprintf(what, sizeof(what), "%s %s", o->tag ? o->tag : o->mode, s.name);
-		check_qemu(o, what, status, timed_out);
+		check_qemu(v, o, what, status, timed_out);
 		append_file(tmp_res, results);
 		append_file(tmp_con, console);
 		n++;
 	}
-	tap(!missing && run.n_alone == n,
-	    "the guest left out of the main boot the %d scenarios the scenario table boots alone (it left out %d)",
-	    n, run.n_alone);
+	verdict(v, !missing && run.n_alone == n,
+		"the guest left out of the main boot the %d scenarios the scenario table boots alone (it left out %d)",
+		n, run.n_alone);
 	printf("# %s: %d scenarios in boots of their own\n", o->tag ? o->tag : o->mode, n);
 	run_free(&run);
 }
@@ -161,17 +161,16 @@ int cmd_boot(const struct opts *o)
 
 	start = now_ms();
 	status = run_qemu(o, append, results, console, &timed_out);
-	check_qemu(o, o->mode, status, timed_out);
+	check_qemu(&v, o, o->mode, status, timed_out);
 	if (!timed_out && !o->no_alone && step_wanted(o->steps, "matrix"))
-		boot_alone(o, results, alone_con);
+		boot_alone(&v, o, results, alone_con);
 	record_boot(results, start, o->kernel, o->initrd);
 	tap_figure("%s: guest ran %.1f s under %s", o->tag ? o->tag : o->mode,
 		   (now_ms() - start) / 1000.0, o->accel);
 	judge_variant(&v, o, &spec, mode, results, console);
 	if (!access(alone_con, F_OK))
 		check_splats_in(&v, alone_con, "the boots of their own");
-	verdicts_free(&v);
-	return tap_end();
+	return verdicts_tap_end(&v);
 }
 
 int cmd_check(const struct opts *o)
@@ -185,6 +184,5 @@ int cmd_check(const struct opts *o)
 	load_spec(o->spec, &spec);
 	judge_variant(&v, o, &spec, mode, o->results,
 		      o->console ? o->console : "/dev/null");
-	verdicts_free(&v);
-	return tap_end();
+	return verdicts_tap_end(&v);
 }

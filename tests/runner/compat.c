@@ -16,7 +16,7 @@
  * its fix, and that row works in every phase: the fix a user is told is
  * one this run verified.
  */
-static void check_fixes(const struct matrix *m)
+static void check_fixes(struct verdicts *v, const struct matrix *m)
 {
 	const struct tool_run *t;
 	int i, j, k, broken;
@@ -31,10 +31,10 @@ static void check_fixes(const struct matrix *m)
 		if (!broken)
 			continue;
 		k = compat_index(m, t->fixed_by);
-		tap(k >= 0 && compat_works_everywhere(m, k),
-		    "userspace %s warns or fails in %d phases; its fix (%s) works in every phase: %s",
-		    t->name, broken, t->fixed_by[0] ? t->fixed_by : "no row",
-		    t->fix[0] ? t->fix : "no fix given");
+		verdict(v, k >= 0 && compat_works_everywhere(m, k),
+			"userspace %s warns or fails in %d phases; its fix (%s) works in every phase: %s",
+			t->name, broken, t->fixed_by[0] ? t->fixed_by : "no row",
+			t->fix[0] ? t->fix : "no fix given");
 	}
 }
 
@@ -42,8 +42,8 @@ static void check_fixes(const struct matrix *m)
  * The tools of @ov, a kernel built as @b and booted as @t, against those
  * of @want, the kernel built as @t: the same verdict for each.
  */
-static void compare_tools(int b, int t, const struct run *want,
-			  const struct run *ov)
+static void compare_tools(struct verdicts *v, int b, int t,
+			  const struct run *want, const struct run *ov)
 {
 	const struct tool_run *w, *got;
 	int i, same = 0;
@@ -59,16 +59,17 @@ static void compare_tools(int b, int t, const struct run *want,
 			       got ? tool_verdict(got) : "not run",
 			       all_modes[t], tool_verdict(w));
 	}
-	tap(same == want->n_tools && same == ov->n_tools,
-	    "userspace %s kernel booted as %s: the %s kernel's verdict for %d of %d tools",
-	    all_modes[b], all_modes[t], all_modes[t], same, want->n_tools);
+	verdict(v, same == want->n_tools && same == ov->n_tools,
+		"userspace %s kernel booted as %s: the %s kernel's verdict for %d of %d tools",
+		all_modes[b], all_modes[t], all_modes[t], same, want->n_tools);
 }
 
 /*
  * A kernel built as one phase and booted as another must give each tool
  * the verdict the kernel built as that phase gives it.
  */
-static void check_overrides(const struct opts *o, const struct matrix *m)
+static void check_overrides(struct verdicts *v, const struct opts *o,
+			    const struct matrix *m)
 {
 	struct run ov;
 	int b, t;
@@ -80,10 +81,10 @@ static void check_overrides(const struct opts *o, const struct matrix *m)
 			if (b == t || !path)
 				continue;
 			if (run_load(path, &ov) || !ov.n_tools)
-				tap(false, "userspace %s kernel booted as %s: no results in %s",
-				    all_modes[b], all_modes[t], path);
+				verdict(v, false, "userspace %s kernel booted as %s: no results in %s",
+					all_modes[b], all_modes[t], path);
 			else
-				compare_tools(b, t, m->tools[t], &ov);
+				compare_tools(v, b, t, m->tools[t], &ov);
 			run_free(&ov);
 		}
 }
@@ -106,31 +107,32 @@ int cmd_compat(const struct opts *o)
 	struct matrix m = { 0 };
 	struct spec spec;
 	int i, j, missing;
+	struct verdicts v = VERDICTS_TAP;
 
 	if (!o->dir)
 		usage();
 	if (load_tool_runs(o, tools, &m)) {
-		tap(false, "userspace results of all %d variants are present", MAX_MODES);
-		return tap_end();
+		verdict(&v, false, "userspace results of all %d variants are present", MAX_MODES);
+		return verdicts_tap_end(&v);
 	}
-	check_fixes(&m);
-	check_overrides(o, &m);
+	check_fixes(&v, &m);
+	check_overrides(&v, o, &m);
 	if (o->spec) {
 		load_spec(o->spec, &spec);
 		if (!load_runs(o, runs, &m))
 			m.spec = &spec;
 		/* matrix.md is written again: with the overrides' table too. */
 		missing = load_told_runs(o, told, &m);
-		tap(!missing, "the results of the %d boot overrides given are present, for matrix.md's table of them (%d missing)",
-		    given_overrides(o), missing);
+		verdict(&v, !missing, "the results of the %d boot overrides given are present, for matrix.md's table of them (%d missing)",
+			given_overrides(o), missing);
 	}
-	tap(!report_write(&m, o->dir), "compatibility table written: %s/compat.md%s",
-	    o->dir, m.spec ? ", and into matrix.md, matrix.html, matrix.json" : "");
+	verdict(&v, !report_write(&m, o->dir), "compatibility table written: %s/compat.md%s",
+		o->dir, m.spec ? ", and into matrix.md, matrix.html, matrix.json" : "");
 	for (j = 0; j < MAX_MODES; j++) {
 		run_free(&tools[j]);
 		run_free(&runs[j]);
 		for (i = 0; i < MAX_MODES; i++)
 			run_free(&told[j][i]);
 	}
-	return tap_end();
+	return verdicts_tap_end(&v);
 }

@@ -55,16 +55,16 @@ static bool phase_row(const struct spec_row *row, const struct run *runs)
  * A kernel built as @built and booted as @told must give what the kernel
  * built as @told gives, scenario by scenario: outcome and landed flags.
  */
-static void cross_override(const struct opts *o, const struct spec *spec,
-			   const struct run *runs, int built, int told,
-			   const struct run *ov)
+static void cross_override(struct verdicts *v, const struct opts *o,
+			   const struct spec *spec, const struct run *runs,
+			   int built, int told, const struct run *ov)
 {
 	const char *path = o->in.told[built][told];
 	int i, same = 0, shown = 0;
 
 	if (!ov) {
-		tap(false, "%s kernel booted as %s: no results in %s (run 'meson test --suite override')",
-		    all_modes[built], all_modes[told], path ? path : "(none given)");
+		verdict(v, false, "%s kernel booted as %s: no results in %s (run 'meson test --suite override')",
+			all_modes[built], all_modes[told], path ? path : "(none given)");
 		return;
 	}
 	for (i = 0; i < spec->n; i++) {
@@ -86,9 +86,9 @@ static void cross_override(const struct opts *o, const struct spec *spec,
 			       all_modes[told], a ? a->ret : "missing",
 			       a ? outcome_name(judge(c, a).seen) : "");
 	}
-	tap(same == spec->n,
-	    "cross-variant: %s kernel booted as %s gives the %s kernel's outcome and flags in %d of %d scenarios",
-	    all_modes[built], all_modes[told], all_modes[told], same, spec->n);
+	verdict(v, same == spec->n,
+		"cross-variant: %s kernel booted as %s gives the %s kernel's outcome and flags in %d of %d scenarios",
+		all_modes[built], all_modes[told], all_modes[told], same, spec->n);
 }
 
 /* What one variant did in a scenario, or what its cell says it does. */
@@ -118,7 +118,8 @@ static bool implicit_ok(struct obs w, struct obs i, int cleared, bool setattr,
 }
 
 /* The cross-variant rules for one row: on the spec, then on the results. */
-static void cross_row(const struct spec_row *row, const struct run *runs)
+static void cross_row(struct verdicts *v, const struct spec_row *row,
+		      const struct run *runs)
 {
 	const struct result *r[MAX_MODES];
 	struct obs want[MAX_MODES], seen[MAX_MODES];
@@ -137,10 +138,10 @@ static void cross_row(const struct spec_row *row, const struct run *runs)
 		      want[PHASE_ENFORCE].outcome, why, sizeof(why)) ||
 	    !implicit_ok(want[PHASE_WARN], want[PHASE_IMPLICIT], cleared,
 			 setattr, why, sizeof(why))) {
-		tap(false, "spec row %s is consistent: %s", row->name, why);
+		verdict(v, false, "spec row %s is consistent: %s", row->name, why);
 		return;
 	}
-	tap(cross_ok(seen[PHASE_LEGACY].outcome, seen[PHASE_WARN].outcome,
+	verdict(v, cross_ok(seen[PHASE_LEGACY].outcome, seen[PHASE_WARN].outcome,
 		     seen[PHASE_ENFORCE].outcome, why, sizeof(why)) &&
 	    implicit_ok(seen[PHASE_WARN], seen[PHASE_IMPLICIT], cleared,
 			setattr, why, sizeof(why)),
@@ -158,34 +159,35 @@ int cmd_cross(const struct opts *o)
 	struct matrix m = { 0 };
 	struct spec spec;
 	int i, j, overrides = 0;
+	struct verdicts v = VERDICTS_TAP;
 
 	if (!o->dir || !o->spec)
 		usage();
 	load_spec(o->spec, &spec);
-	if (!load_matrix(o, &spec, runs, &m))
-		return tap_end();
+	if (!load_matrix(&v, o, &spec, runs, &m))
+		return verdicts_tap_end(&v);
 	for (i = 0; i < spec.n; i++)
 		if (!phase_row(&spec.row[i], runs))
-			cross_row(&spec.row[i], runs);
+			cross_row(&v, &spec.row[i], runs);
 	/* The boot overrides, unless they are not run for this tree. */
 	if (!o->no_overrides)
 		load_told_runs(o, told, &m);
 	for (i = 0; i < MAX_MODES && !o->no_overrides; i++)
 		for (j = 0; j < MAX_MODES; j++)
 			if (i != j && o->in.told[i][j]) {
-				cross_override(o, &spec, runs, i, j, m.told[i][j]);
+				cross_override(&v, o, &spec, runs, i, j, m.told[i][j]);
 				overrides++;
 			}
 	if (o->no_overrides)
 		printf("# boot overrides not run for this tree (--no-overrides)\n");
 	else
-		tap(overrides > 0,
-		    "cross-variant: %d boot overrides given (BUILT-as-TOLD=FILE), each held to the kernel built as the phase it was told",
-		    overrides);
+		verdict(&v, overrides > 0,
+			"cross-variant: %d boot overrides given (BUILT-as-TOLD=FILE), each held to the kernel built as the phase it was told",
+			overrides);
 	/* With the real tools' table, when the userspace suite has run. */
 	load_tool_runs(o, tools, &m);
-	tap(!report_write(&m, o->dir), "reports written: %s/matrix.md, matrix.html, matrix.json",
-	    o->dir);
+	verdict(&v, !report_write(&m, o->dir), "reports written: %s/matrix.md, matrix.html, matrix.json",
+		o->dir);
 	for (j = 0; j < MAX_MODES; j++) {
 		tap_figure("%s: guest ran %.1f s", all_modes[j],
 			   runs[j].wall_ms / 1000.0);
@@ -194,5 +196,5 @@ int cmd_cross(const struct opts *o)
 		for (i = 0; i < MAX_MODES; i++)
 			run_free(&told[j][i]);
 	}
-	return tap_end();
+	return verdicts_tap_end(&v);
 }

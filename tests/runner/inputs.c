@@ -44,12 +44,12 @@ int load_runs(const struct opts *o, struct run *runs, struct matrix *m)
 }
 
 /* Every phase's matrix results, judged by @spec, for cross and mutate. */
-bool load_matrix(const struct opts *o, const struct spec *spec,
-		 struct run *runs, struct matrix *m)
+bool load_matrix(struct verdicts *v, const struct opts *o,
+		 const struct spec *spec, struct run *runs, struct matrix *m)
 {
 	m->spec = spec;
 	if (load_runs(o, runs, m)) {
-		tap(false, "results of all %d variants are present", MAX_MODES);
+		verdict(v, false, "results of all %d variants are present", MAX_MODES);
 		return false;
 	}
 	return true;

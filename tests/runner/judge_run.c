@@ -402,7 +402,7 @@ static void check_sequences(struct verdicts *v, const struct opts *o,
 		   t.ms ? t.records * 1000.0 / t.ms : 0.0);
 	/* Shrink the first, unless the run injected faults (not replayed). */
 	if (t.n_kept && !o->faults && o->kernel && o->initrd && o->dir)
-		seq_shrink(o, mode, SEQ_TRUE, &t.kept[0]);
+		seq_shrink(v, o, mode, SEQ_TRUE, &t.kept[0]);
 	if (o->faults) {
 		verdict(v, t.injected > 0,
 			"sequences %s: %ld operations failed by injected failures, each with ENOMEM and no mount's flags changed",

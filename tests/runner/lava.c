@@ -252,19 +252,19 @@ static const char *derive_job(const struct opts *o, struct lava_job *j,
 }
 
 /* A job that must fail: it did, in time, and says why. */
-static void check_failed_job(const struct opts *o, const struct lava_log *l,
-			     bool killed, long ms)
+static void check_failed_job(struct verdicts *v, const struct opts *o,
+			     const struct lava_log *l, bool killed, long ms)
 {
 	const char *want = strcmp(o->expect, "hang") ? "does not exist" :
 			   "timed out";
 
-	tap(l->job_seen && !l->job_pass,
-	    "%s: the LAVA job failed (%s)", o->expect,
-	    l->job_seen ? l->job_error : "lava-run recorded no result for the job");
-	tap(strstr(l->job_error, want) != NULL,
-	    "%s: its reason says '%s'", o->expect, want);
-	tap(!killed, "%s: it ended by itself within its timeout (%.1f s)",
-	    o->expect, ms / 1000.0);
+	verdict(v, l->job_seen && !l->job_pass,
+		"%s: the LAVA job failed (%s)", o->expect,
+		l->job_seen ? l->job_error : "lava-run recorded no result for the job");
+	verdict(v, strstr(l->job_error, want) != NULL,
+		"%s: its reason says '%s'", o->expect, want);
+	verdict(v, !killed, "%s: it ended by itself within its timeout (%.1f s)",
+		o->expect, ms / 1000.0);
 }
 
 /*
@@ -376,16 +376,17 @@ static int prepare_job(const struct opts *o, struct lava_job *j,
  * A job broken on purpose: the runner judging by the true spec disagrees
  * with LAVA on exactly the broken case, so the comparison can fail.
  */
-static void broken_disagrees(const struct opts *o, struct lava_paths *p,
-			     int mode, const struct lava_log *lava,
-			     bool killed, const char *broken)
+static void broken_disagrees(struct verdicts *v, const struct opts *o,
+			     struct lava_paths *p, int mode,
+			     const struct lava_log *lava, bool killed,
+			     const char *broken)
 {
 	int status;
 
 	snprintf(p->spec, sizeof(p->spec), "%s", o->spec);
 	status = failed_job_checks(o, p, mode, lava, killed);
-	tap(status == 1, "%s: judged by the true spec, the runner disagrees with LAVA on %s alone (%d checks failed)",
-	    o->tag, broken, status);
+	verdict(v, status == 1, "%s: judged by the true spec, the runner disagrees with LAVA on %s alone (%d checks failed)",
+		o->tag, broken, status);
 }
 
 /*
@@ -424,18 +425,17 @@ int cmd_lava(const struct opts *o)
 	printf("# %s: lava-run exit %d, log %s\n", o->tag, status, p.log);
 	tap_figure("%s: lava-run took %.1f s", o->tag, (now_ms() - start) / 1000.0);
 	if (!strcmp(o->expect, "hang") || !strcmp(o->expect, "bad-url")) {
-		check_failed_job(o, &lava, killed, now_ms() - start);
+		check_failed_job(&v, o, &lava, killed, now_ms() - start);
 		/* and a variant's lava test on such a job must fail */
 		status = failed_job_checks(o, &p, mode, &lava, killed);
-		tap(status > 0, "%s: as a variant's job it fails the lava test (%d checks failed)",
-		    o->expect, status);
-		return tap_end();
+		verdict(&v, status > 0, "%s: as a variant's job it fails the lava test (%d checks failed)",
+			o->expect, status);
+		return verdicts_tap_end(&v);
 	}
 	check_job(&v, o, &p, mode, &lava, killed, *broken ? broken : NULL);
-	verdicts_free(&v);
 	if (*broken)
-		broken_disagrees(o, &p, mode, &lava, killed, broken);
-	return tap_end();
+		broken_disagrees(&v, o, &p, mode, &lava, killed, broken);
+	return verdicts_tap_end(&v);
 }
 
 /*
@@ -458,6 +458,7 @@ int cmd_lava_validate(const struct opts *o)
 	struct lava_log lava;
 	bool killed;
 	int i, n, status;
+	struct verdicts v = VERDICTS_TAP;
 
 	if (!o->dir)
 		usage();
@@ -478,14 +479,14 @@ int cmd_lava_validate(const struct opts *o)
 		if (status < 0)
 			return no_lava_run();
 		lava_read_log(log, &lava, NULL, NULL);
-		tap(!status && lava.job_seen && lava.job_pass,
-		    "lava-run --validate %s%s%s", jobs[i]->d_name,
-		    lava.job_error[0] ? ": " : "", lava.job_error);
+		verdict(&v, !status && lava.job_seen && lava.job_pass,
+			"lava-run --validate %s%s%s", jobs[i]->d_name,
+			lava.job_error[0] ? ": " : "", lava.job_error);
 		free(jobs[i]);
 	}
 	free(jobs);
-	tap(n > 0, "%d jobs validated in %s", n, o->dir);
-	return tap_end();
+	verdict(&v, n > 0, "%d jobs validated in %s", n, o->dir);
+	return verdicts_tap_end(&v);
 }
 
 /*
@@ -497,6 +498,7 @@ int cmd_lava_log(const struct opts *o)
 {
 	struct lava_log lava;
 	int i, fails = 0;
+	struct verdicts v = VERDICTS_TAP;
 
 	if (!o->job || !o->results || !o->console)
 		usage();
@@ -507,9 +509,9 @@ int cmd_lava_log(const struct opts *o)
 	}
 	for (i = 0; i < lava.n; i++)
 		fails += !lava.c[i].pass;
-	tap(lava.n > 0, "%s: LAVA recorded %d cases, %d failed; job %s%s%s",
-	    o->job, lava.n, fails, !lava.job_seen ? "result missing" :
-	    lava.job_pass ? "complete" : "failed", lava.job_error[0] ? ": " : "",
-	    lava.job_error);
-	return tap_end();
+	verdict(&v, lava.n > 0, "%s: LAVA recorded %d cases, %d failed; job %s%s%s",
+		o->job, lava.n, fails, !lava.job_seen ? "result missing" :
+		lava.job_pass ? "complete" : "failed", lava.job_error[0] ? ": " : "",
+		lava.job_error);
+	return verdicts_tap_end(&v);
 }

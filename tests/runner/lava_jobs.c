@@ -223,6 +223,7 @@ int cmd_lava_jobs(const struct opts *o)
 	struct lava_job j = { .alone = true, .timeout = o->timeout };
 	char kpath[4200], tag[128];
 	int modes[MAX_MODES], n, a, b, status = 0;
+	struct verdicts v = VERDICTS_TAP;
 
 	if (!o->dir || !o->kernel || !o->initrd || !o->modes)
 		usage();
@@ -245,7 +246,7 @@ int cmd_lava_jobs(const struct opts *o)
 		}
 	}
 	status |= write_device(o);
-	tap(n > 0 && !status, "%d LAVA jobs, a device and a dispatcher written to %s",
-	    n * n, o->dir);
-	return tap_end();
+	verdict(&v, n > 0 && !status, "%d LAVA jobs, a device and a dispatcher written to %s",
+		n * n, o->dir);
+	return verdicts_tap_end(&v);
 }

@@ -16,7 +16,8 @@
  * The run-time phase's lines are judged too: a cell that wants a raise's
  * notice fails without it, and one that does not want it fails with it.
  */
-static void mutate_raise(struct spec *spec, const struct run *run, int mode)
+static void mutate_raise(struct verdicts *v, struct spec *spec,
+			 const struct run *run, int mode)
 {
 	int i;
 
@@ -32,13 +33,13 @@ static void mutate_raise(struct spec *spec, const struct run *run, int mode)
 		c->n_raised = 0;
 		after = judge(c, r).pass;
 		*c = saved;
-		tap(before && !after,
-		    "broken expectation for %s %s (no raise's notice) fails its check",
-		    all_modes[mode], spec->row[i].name);
+		verdict(v, before && !after,
+			"broken expectation for %s %s (no raise's notice) fails its check",
+			all_modes[mode], spec->row[i].name);
 		return;
 	}
-	tap(false, "found a %s cell that wants a raise's notice to break",
-	    all_modes[mode]);
+	verdict(v, false, "found a %s cell that wants a raise's notice to break",
+		all_modes[mode]);
 }
 
 /*
@@ -46,7 +47,7 @@ static void mutate_raise(struct spec *spec, const struct run *run, int mode)
  * to work, and one with a row that works said to fail, must each fail
  * more of the userspace boot's checks than the table itself does.
  */
-static void mutate_tools(const struct opts *o)
+static void mutate_tools(struct verdicts *v, const struct opts *o)
 {
 	static const char *const broken[][2] = { { "warns", "works" },
 						 { "works", "fails" } };
@@ -58,9 +59,9 @@ static void mutate_tools(const struct opts *o)
 	if (!o->tools || !o->in.tools[warn] ||
 	    tool_spec_load(o->tools, NULL, &ts, why, sizeof(why)) ||
 	    run_load(o->in.tools[warn], &run)) {
-		tap(false, "the tools' table and the userspace-warn results to break: %s",
-		    !o->tools || !o->in.tools[warn] ?
-		    "give --tools and userspace-warn=FILE" : "one did not load");
+		verdict(v, false, "the tools' table and the userspace-warn results to break: %s",
+			!o->tools || !o->in.tools[warn] ?
+			"give --tools and userspace-warn=FILE" : "one did not load");
 		return;
 	}
 	before = judge_tools_broken(&run, warn, o->tools, NULL, NULL, NULL);
@@ -70,14 +71,14 @@ static void mutate_tools(const struct opts *o)
 			    !strcmp(ts.row[i].verdict[warn], broken[k][0]))
 				break;
 		if (i == ts.n) {
-			tap(false, "found a tool row that %s under warn to break", broken[k][0]);
+			verdict(v, false, "found a tool row that %s under warn to break", broken[k][0]);
 			continue;
 		}
 		after = judge_tools_broken(&run, warn, o->tools, NULL, ts.row[i].name,
 					   broken[k][1]);
-		tap(after > before,
-		    "broken expectation for userspace warn %s (%s) fails its check: %d checks fail, %d with the table as it is",
-		    ts.row[i].name, broken[k][1], after, before);
+		verdict(v, after > before,
+			"broken expectation for userspace warn %s (%s) fails its check: %d checks fail, %d with the table as it is",
+			ts.row[i].name, broken[k][1], after, before);
 	}
 	run_free(&run);
 }
@@ -94,12 +95,13 @@ int cmd_mutate(const struct opts *o)
 	char *html = NULL;
 	size_t len = 0;
 	int i, warn = PHASE_WARN, done = 0;
+	struct verdicts v = VERDICTS_TAP;
 
 	if (!o->spec)
 		usage();
 	load_spec(o->spec, &spec);
-	if (!load_matrix(o, &spec, runs, &m))
-		return tap_end();
+	if (!load_matrix(&v, o, &spec, runs, &m))
+		return verdicts_tap_end(&v);
 	for (i = 0; i < spec.n && done < 2; i++) {
 		struct cell *c = &spec.row[i].cell[warn];
 		struct cell saved = *c;
@@ -124,24 +126,24 @@ int cmd_mutate(const struct opts *o)
 		report_html(&m, f);
 		fclose(f);
 		snprintf(needle, sizeof(needle), "<tr id=\"%s\">", spec.row[i].name);
-		tap(before.pass && !after.pass,
-		    "broken expectation for warn %s fails its check (%s)",
-		    spec.row[i].name, after.why);
-		tap(strstr(html, needle) &&
-		    strstr(strstr(html, needle), "class=\"bad\"") &&
-		    strstr(strstr(html, needle), "class=\"bad\"") <
-		    strstr(strstr(html, needle), "</tr>"),
-		    "broken expectation for warn %s turns its cell red in the report",
-		    spec.row[i].name);
+		verdict(&v, before.pass && !after.pass,
+			"broken expectation for warn %s fails its check (%s)",
+			spec.row[i].name, after.why);
+		verdict(&v, strstr(html, needle) &&
+			strstr(strstr(html, needle), "class=\"bad\"") &&
+			strstr(strstr(html, needle), "class=\"bad\"") <
+			strstr(strstr(html, needle), "</tr>"),
+			"broken expectation for warn %s turns its cell red in the report",
+			spec.row[i].name);
 		free(html);
 		html = NULL;
 		*c = saved;
 		done++;
 	}
-	tap(done == 2, "found a warned and an allowed cell to break");
-	mutate_raise(&spec, &runs[warn], warn);
-	mutate_tools(o);
+	verdict(&v, done == 2, "found a warned and an allowed cell to break");
+	mutate_raise(&v, &spec, &runs[warn], warn);
+	mutate_tools(&v, o);
 	for (i = 0; i < MAX_MODES; i++)
 		run_free(&runs[i]);
-	return tap_end();
+	return verdicts_tap_end(&v);
 }

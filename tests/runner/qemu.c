@@ -110,16 +110,16 @@ int wait_limited(pid_t pid, long deadline_ms, bool *killed)
 	return status;
 }
 
-/* QEMU's own failures, as TAP; the guest's are judged from its results. */
-void check_qemu(const struct opts *o, const char *what, int status,
-		bool timed_out)
+/* QEMU's own failures, to @v; the guest's are judged from its results. */
+void check_qemu(struct verdicts *v, const struct opts *o, const char *what,
+		int status, bool timed_out)
 {
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		tap(false, "%s: qemu-system-x86_64 could not start", what);
+		verdict(v, false, "%s: qemu-system-x86_64 could not start", what);
 	else if (!timed_out && (status < 0 || (WIFEXITED(status) && WEXITSTATUS(status))))
-		tap(false, "%s: qemu-system-x86_64 exited with status %d (its message is above)",
-		    what, WIFEXITED(status) ? WEXITSTATUS(status) : status);
+		verdict(v, false, "%s: qemu-system-x86_64 exited with status %d (its message is above)",
+			what, WIFEXITED(status) ? WEXITSTATUS(status) : status);
 	if (timed_out)
-		tap(false, "%s guest finished within %d s (hung: killed; raise -Dtimeout= if the machine is just slow)",
-		    what, o->timeout);
+		verdict(v, false, "%s guest finished within %d s (hung: killed; raise -Dtimeout= if the machine is just slow)",
+			what, o->timeout);
 }

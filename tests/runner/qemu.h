@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "runner.h"
+#include "verdicts.h"
 
 void command_line(const struct opts *o, const char *scenario,
 		  const char *extra, char *buf, size_t len);
@@ -19,7 +20,7 @@ int run_qemu(const struct opts *o, const char *append, const char *results,
  * whether it was killed.
  */
 int wait_limited(pid_t pid, long deadline_ms, bool *killed);
-void check_qemu(const struct opts *o, const char *what, int status,
-		bool timed_out);
+void check_qemu(struct verdicts *v, const struct opts *o, const char *what,
+		int status, bool timed_out);
 
 #endif

@@ -310,12 +310,13 @@ int relations_check(const char *const paths[MAX_MODES],
 int cmd_relate(const struct opts *o)
 {
 	static struct tally t[N_RELATIONS];
+	struct verdicts v = VERDICTS_TAP;
 	char why[512];
 
 	if (relations_check(o->in.sequences, t, why, sizeof(why))) {
-		tap(false, "%s", why);
-		return tap_end();
+		verdict(&v, false, "%s", why);
+		return verdicts_tap_end(&v);
 	}
-	tally_tap(t, N_RELATIONS);
-	return tap_end();
+	tally_judge(&v, t, N_RELATIONS);
+	return verdicts_tap_end(&v);
 }

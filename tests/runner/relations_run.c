@@ -320,7 +320,7 @@ int rrun_load_phases(struct rrun runs[MAX_MODES],
 	return 0;
 }
 
-void tally_tap(const struct tally *t, int n)
+void tally_judge(struct verdicts *v, const struct tally *t, int n)
 {
 	char more[64];
 	int r, i;
@@ -333,10 +333,10 @@ void tally_tap(const struct tally *t, int n)
 		else
 			snprintf(more, sizeof(more), "%ld refusals the rate limit may hide",
 				 t[r].hidden);
-		tap(t[r].ops > 0 && !t[r].violations,
-		    "%s: %ld operations in %d sequences compared, %d violations, %ld %s, %s",
-		    t[r].name, t[r].ops, t[r].seqs, t[r].violations,
-		    t[r].named, t[r].stopped, more);
+		verdict(v, t[r].ops > 0 && !t[r].violations,
+			"%s: %ld operations in %d sequences compared, %d violations, %ld %s, %s",
+			t[r].name, t[r].ops, t[r].seqs, t[r].violations,
+			t[r].named, t[r].stopped, more);
 		tap_figure("%s: %ld operations compared, %d violations",
 			   t[r].name, t[r].ops, t[r].violations);
 		/* On stderr too: a test log keeps it where TAP drops it. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "relations.h"
+#include "verdicts.h"
 #include "../contract/seq_op.h"
 
 /* One operation as a run recorded it. */
@@ -121,8 +122,11 @@ void rrun_keep(struct tally *t, const struct rrun *r, const struct rseq *s,
 int rrun_load_phases(struct rrun runs[MAX_MODES],
 		     const char *const paths[MAX_MODES], const char *name,
 		     char *why, size_t len);
-/* Each tally as a TAP line, its kept violations as diagnostics. */
-void tally_tap(const struct tally *t, int n);
+/*
+ * Each tally's verdict (it compared something and found no violation) to
+ * @v, with its figure; its kept violations as diagnostics.
+ */
+void tally_judge(struct verdicts *v, const struct tally *t, int n);
 
 int rop_ok(const struct rop *o);
 /* The same mounts, flags and propagation. */

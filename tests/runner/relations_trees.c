@@ -118,13 +118,14 @@ int relations_trees_check(const char *const a[MAX_MODES],
 int cmd_relate_trees(const struct opts *o)
 {
 	static struct tally t[MAX_MODES];
+	struct verdicts v = VERDICTS_TAP;
 	char why[512];
 
 	if (relations_trees_check(o->in.sequences, o->in.other_sequences, t,
 				  why, sizeof(why))) {
-		tap(false, "%s", why);
-		return tap_end();
+		verdict(&v, false, "%s", why);
+		return verdicts_tap_end(&v);
 	}
-	tally_tap(t, MAX_MODES);
-	return tap_end();
+	tally_judge(&v, t, MAX_MODES);
+	return verdicts_tap_end(&v);
 }

@@ -64,8 +64,8 @@ long now_ms(void);
 
 /* inputs.c: the results of other runs, loaded from their paths */
 int load_runs(const struct opts *o, struct run *runs, struct matrix *m);
-bool load_matrix(const struct opts *o, const struct spec *spec,
-		 struct run *runs, struct matrix *m);
+bool load_matrix(struct verdicts *v, const struct opts *o,
+		 const struct spec *spec, struct run *runs, struct matrix *m);
 int load_tool_runs(const struct opts *o, struct run *runs, struct matrix *m);
 int load_told_runs(const struct opts *o, struct run told[][MAX_MODES],
 		   struct matrix *m);
@@ -97,9 +97,12 @@ void record_boot(const char *results, long start, const char *kernel,
 int judged_mode(const struct opts *o);
 /* system.c: the options of a system boot checked, its folder made (or -1) */
 int system_opts(const struct opts *o);
-/* system.c: boot the Debian system image, @extra on its command line */
-void boot_system(const struct opts *o, const char *tag, const char *extra,
-		 const char *results, const char *console);
+/*
+ * system.c: boot the Debian system image, @extra on its command line
+ * (QEMU's failures a verdict on @v)
+ */
+void boot_system(struct verdicts *v, const struct opts *o, const char *tag,
+		 const char *extra, const char *results, const char *console);
 /*
  * system.c: the same, into DIR/results-@tag.txt, loaded into @run, its
  * console checked (a verdict on @v)
@@ -128,13 +131,17 @@ int cmd_system_compat(const struct opts *o);
 int cmd_system_sysctl(const struct opts *o);
 int cmd_system_grub(const struct opts *o);
 
-/* shrink.c: a boot that replays sequences; the shrinker itself */
-const char *seq_replay_boot(const struct opts *o, const char *text,
-			    size_t len, const char *stem, const char *what);
+/*
+ * shrink.c: a boot that replays sequences (its failures a verdict on @v);
+ * the shrinker itself
+ */
+const char *seq_replay_boot(struct verdicts *v, const struct opts *o,
+			    const char *text, size_t len, const char *stem,
+			    const char *what);
 struct seq_failure;
 struct seq_op;
-void seq_shrink(const struct opts *o, int phase, int mutation,
-		const struct seq_failure *first);
+void seq_shrink(struct verdicts *v, const struct opts *o, int phase,
+		int mutation, const struct seq_failure *first);
 /* Whether every operation of @ops finds the mounts it needs, on the model. */
 int seq_replayable(int phase, int host, int mutation,
 		   const struct seq_op *ops, int n);

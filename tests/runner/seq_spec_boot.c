@@ -31,7 +31,7 @@ static int outcome(const char *line, int *id, char *buf, size_t len)
 	return 0;
 }
 
-static void judge_rows(const struct opts *o, int phase,
+static void judge_rows(struct verdicts *v, const struct opts *o, int phase,
 		       const struct seq_spec *sp, const char *results)
 {
 	static char last[SEQ_SPEC_ROWS][48];
@@ -40,7 +40,7 @@ static void judge_rows(const struct opts *o, int phase,
 	FILE *f = fopen(results, "r");
 
 	if (!f) {
-		tap(false, "seqspec %s: cannot read %s", o->mode, results);
+		verdict(v, false, "seqspec %s: cannot read %s", o->mode, results);
 		return;
 	}
 	while (fgets(line, sizeof(line), f))
@@ -53,10 +53,10 @@ static void judge_rows(const struct opts *o, int phase,
 	for (i = 0; i < sp->n; i++) {
 		const struct seq_spec_row *r = &sp->row[i];
 
-		tap(ops[i] == r->n && !strcmp(last[i], r->cell[phase]),
-		    "seqspec %s: %s gives %s (%d of %d operations ran; got %s)",
-		    o->mode, r->name, r->cell[phase], ops[i], r->n,
-		    ops[i] ? last[i] : "nothing");
+		verdict(v, ops[i] == r->n && !strcmp(last[i], r->cell[phase]),
+			"seqspec %s: %s gives %s (%d of %d operations ran; got %s)",
+			o->mode, r->name, r->cell[phase], ops[i], r->n,
+			ops[i] ? last[i] : "nothing");
 	}
 }
 
@@ -68,12 +68,13 @@ int cmd_seqspec(const struct opts *o)
 	char err[512], stem[64], *text = NULL;
 	size_t len = 0;
 	FILE *f;
+	struct verdicts v = VERDICTS_TAP;
 
 	if (!o->kernel || !o->initrd || !o->spec || !o->dir)
 		usage();
 	if (seq_spec_load(o->spec, &sp, err, sizeof(err))) {
-		tap(false, "seqspec %s: %s", o->mode, err);
-		return tap_end();
+		verdict(&v, false, "seqspec %s: %s", o->mode, err);
+		return verdicts_tap_end(&v);
 	}
 	f = open_memstream(&text, &len);
 	for (i = 0; i < sp.n; i++)
@@ -81,9 +82,9 @@ int cmd_seqspec(const struct opts *o)
 				sp.row[i].n);
 	fclose(f);
 	snprintf(stem, sizeof(stem), "seqspec-%s", o->mode);
-	results = seq_replay_boot(o, text, len, stem, "seqspec boot");
+	results = seq_replay_boot(&v, o, text, len, stem, "seqspec boot");
 	free(text);
 	if (results)
-		judge_rows(o, phase, &sp, results);
-	return tap_end();
+		judge_rows(&v, o, phase, &sp, results);
+	return verdicts_tap_end(&v);
 }

@@ -29,6 +29,7 @@
 #define MAX_CANDIDATES 256
 
 struct shrink {
+	struct verdicts *v;	/* the boots' failures and the verdicts */
 	const struct opts *o;
 	int phase;
 	enum seq_mutation mutation;
@@ -81,8 +82,9 @@ int seq_replayable(int phase, int host, int mutation,
  * files in o->dir are named after @stem; @what names the boot in the
  * runner's output.
  */
-const char *seq_replay_boot(const struct opts *base, const char *text,
-			    size_t len, const char *stem, const char *what)
+const char *seq_replay_boot(struct verdicts *v, const struct opts *base,
+			    const char *text, size_t len, const char *stem,
+			    const char *what)
 {
 	static char results[4200];
 	char initrd[4200], console[4200], append[1024];
@@ -94,7 +96,7 @@ const char *seq_replay_boot(const struct opts *base, const char *text,
 	snprintf(results, sizeof(results), "%s/%s-results.txt", o.dir, stem);
 	snprintf(console, sizeof(console), "%s/%s-console.log", o.dir, stem);
 	if (initrd_with_file(o.initrd, "seq-replay", text, len, initrd)) {
-		tap(false, "%s: cannot write %s", what, initrd);
+		verdict(v, false, "%s: cannot write %s", what, initrd);
 		return NULL;
 	}
 	o.initrd = initrd;
@@ -103,7 +105,7 @@ const char *seq_replay_boot(const struct opts *base, const char *text,
 	command_line(&o, NULL, NULL, append, sizeof(append));
 	status = run_qemu(&o, append, results, console, &timed_out);
 	if (timed_out || status) {
-		check_qemu(&o, what, status, timed_out);
+		check_qemu(v, &o, what, status, timed_out);
 		return NULL;
 	}
 	return results;
@@ -116,7 +118,7 @@ static const char *replay(struct shrink *sh, const char *text, size_t len)
 	snprintf(stem, sizeof(stem), "shrink-%s", sh->o->mode);
 	snprintf(what, sizeof(what), "shrink %s boot %d", sh->o->mode,
 		 ++sh->boots);
-	return seq_replay_boot(sh->o, text, len, stem, what);
+	return seq_replay_boot(sh->v, sh->o, text, len, stem, what);
 }
 
 /*
@@ -207,16 +209,16 @@ static void confirm(struct shrink *sh)
 	if (!results)
 		return;
 	seq_check_file(results, sh->phase, sh->mutation, &mutant, NULL, NULL);
-	tap(mutant.seqs == 1 && mutant.disagreements == 1,
-	    "shrink %s: the reproducer, replayed alone, still disagrees with the model%s%s",
-	    sh->o->mode, sh->mutation ? " broken by " : "",
-	    sh->mutation ? mutations[sh->mutation] : "");
+	verdict(sh->v, mutant.seqs == 1 && mutant.disagreements == 1,
+		"shrink %s: the reproducer, replayed alone, still disagrees with the model%s%s",
+		sh->o->mode, sh->mutation ? " broken by " : "",
+		sh->mutation ? mutations[sh->mutation] : "");
 	if (!sh->mutation)
 		return;
 	seq_check_file(results, sh->phase, SEQ_TRUE, &truth, NULL, NULL);
-	tap(truth.seqs == 1 && truth.ops == sh->best.n && !truth.disagreements,
-	    "shrink %s: the true model agrees with the kernel on all %ld operations of the reproducer",
-	    sh->o->mode, truth.ops);
+	verdict(sh->v, truth.seqs == 1 && truth.ops == sh->best.n && !truth.disagreements,
+		"shrink %s: the true model agrees with the kernel on all %ld operations of the reproducer",
+		sh->o->mode, truth.ops);
 }
 
 static enum seq_mutation mutation_of(const char *name)
@@ -236,11 +238,11 @@ static enum seq_mutation mutation_of(const char *name)
  * @mutation (SEQ_TRUE: the true one), and print the reproducer, as a
  * replay line and as a row of the spec's sequences.
  */
-void seq_shrink(const struct opts *o, int phase, int mutation,
-		const struct seq_failure *first)
+void seq_shrink(struct verdicts *v, const struct opts *o, int phase,
+		int mutation, const struct seq_failure *first)
 {
-	struct shrink sh = { .o = o, .phase = phase, .mutation = mutation,
-			     .best = *first, .found = 1 };
+	struct shrink sh = { .v = v, .o = o, .phase = phase,
+			     .mutation = mutation, .best = *first, .found = 1 };
 	char name[64];
 	int r, i;
 
@@ -255,9 +257,9 @@ void seq_shrink(const struct opts *o, int phase, int mutation,
 	printf("# as a row of the spec's sequences (tests/spec.md; its cells are the model's, check them against the rules):\n# ");
 	fflush(stdout);
 	seq_spec_print_row(stdout, name, sh.best.host, sh.best.ops, sh.best.n);
-	tap(r >= 0 && sh.best.n <= SHORT,
-	    "shrink %s: %d operations shrunk to %d (at most %d) in %d boots",
-	    o->mode, first->n, sh.best.n, SHORT, sh.boots);
+	verdict(v, r >= 0 && sh.best.n <= SHORT,
+		"shrink %s: %d operations shrunk to %d (at most %d) in %d boots",
+		o->mode, first->n, sh.best.n, SHORT, sh.boots);
 	tap_figure("shrink %s: %d operations shrunk to %d in %d boots",
 		   o->mode, first->n, sh.best.n, sh.boots);
 	if (r >= 0)
@@ -266,7 +268,8 @@ void seq_shrink(const struct opts *o, int phase, int mutation,
 
 int cmd_shrink(const struct opts *o)
 {
-	struct shrink sh = { .o = o, .phase = need_mode(o->mode) };
+	struct verdicts v = VERDICTS_TAP;
+	struct shrink sh = { .v = &v, .o = o, .phase = need_mode(o->mode) };
 	struct seq_tally t;
 
 	if (!o->kernel || !o->initrd || !o->results || !o->dir)
@@ -274,14 +277,14 @@ int cmd_shrink(const struct opts *o)
 	sh.mutation = mutation_of(o->mutate ? o->mutate : "none");
 	if (seq_check_file(o->results, sh.phase, sh.mutation, &t, keep_first,
 			   &sh))
-		tap(false, "shrink %s: cannot read %s", o->mode, o->results);
-	tap(sh.found, "shrink %s: %ld operations of %d sequences in %s, %d disagree with the model%s%s",
-	    o->mode, t.ops, t.seqs, o->results, t.disagreements,
-	    sh.mutation ? " broken by " : "",
-	    sh.mutation ? mutations[sh.mutation] : "");
+		verdict(&v, false, "shrink %s: cannot read %s", o->mode, o->results);
+	verdict(&v, sh.found, "shrink %s: %ld operations of %d sequences in %s, %d disagree with the model%s%s",
+		o->mode, t.ops, t.seqs, o->results, t.disagreements,
+		sh.mutation ? " broken by " : "",
+		sh.mutation ? mutations[sh.mutation] : "");
 	if (!sh.found)
-		return tap_end();
+		return verdicts_tap_end(&v);
 	seq_print_failure(&sh.best, o->mode);
-	seq_shrink(o, sh.phase, sh.mutation, &sh.best);
-	return tap_end();
+	seq_shrink(&v, o, sh.phase, sh.mutation, &sh.best);
+	return verdicts_tap_end(&v);
 }

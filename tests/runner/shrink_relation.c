@@ -31,6 +31,7 @@
 #define SHORT 8			/* a reproducer this long or shorter is short */
 
 struct rshrink {
+	struct verdicts *v;	/* the boots' failures and the verdicts */
 	const struct opts *o;
 	const char *name;
 	int phase[2];		/* the relation's, a and b */
@@ -55,14 +56,14 @@ static int replay_both(struct rshrink *sh, const char *text, size_t len)
 		snprintf(stem, sizeof(stem), "shrink-relation-%s", o.mode);
 		snprintf(what, sizeof(what), "shrink-relation %s boot %d",
 			 o.mode, ++sh->boots);
-		results = seq_replay_boot(&o, text, len, stem, what);
+		results = seq_replay_boot(sh->v, &o, text, len, stem, what);
 		if (!results)
 			return -1;
 		snprintf(sh->results[i], sizeof(sh->results[i]), "%s", results);
 		rrun_free(&sh->run[i]);
 		if (rrun_load(&sh->run[i], sh->results[i], sh->phase[i], why,
 			      sizeof(why))) {
-			tap(false, "shrink-relation: %s", why);
+			verdict(sh->v, false, "shrink-relation: %s", why);
 			return -1;
 		}
 	}
@@ -127,17 +128,17 @@ static void confirm(struct rshrink *sh, const struct seq_failure *best)
 	free(text);
 	if (r)
 		return;
-	tap(rrun_violation(&sh->run[0], &sh->run[1], 0, sh->check, &t) > 0,
-	    "shrink-relation: the reproducer, replayed alone, still breaks '%s'",
-	    sh->name);
+	verdict(sh->v, rrun_violation(&sh->run[0], &sh->run[1], 0, sh->check, &t) > 0,
+		"shrink-relation: the reproducer, replayed alone, still breaks '%s'",
+		sh->name);
 	if (!strstr(sh->name, "broken on purpose"))
 		return;
 	if (!relation_named("implicit allows what legacy allows", &a, &b,
 			    &check))
 		kept = rrun_violation(&sh->run[0], &sh->run[1], 0, check, &t) == 0;
-	tap(kept && t.ops == best->n,
-	    "shrink-relation: 'implicit allows what legacy allows' holds on all %ld operations of the reproducer",
-	    t.ops);
+	verdict(sh->v, kept && t.ops == best->n,
+		"shrink-relation: 'implicit allows what legacy allows' holds on all %ld operations of the reproducer",
+		t.ops);
 }
 
 /*
@@ -159,7 +160,7 @@ static int pick_violation(struct rshrink *sh, const char *const paths[2],
 		if (rrun_load(&sh->run[i], paths[i], sh->phase[i], why,
 			      sizeof(why)) ||
 		    rrun_stale(&sh->run[i], test, why, sizeof(why))) {
-			tap(false, "shrink-relation: %s", why);
+			verdict(sh->v, false, "shrink-relation: %s", why);
 			return -1;
 		}
 	}
@@ -194,7 +195,8 @@ static void print_row(const struct rshrink *sh, const struct seq_failure *f)
 
 int cmd_shrink_relation(const struct opts *o)
 {
-	struct rshrink sh = { .o = o, .name = o->relation };
+	struct verdicts v = VERDICTS_TAP;
+	struct rshrink sh = { .v = &v, .o = o, .name = o->relation };
 	struct seq_failure best;
 	const char *paths[2];
 	int r, start;
@@ -217,17 +219,17 @@ int cmd_shrink_relation(const struct opts *o)
 		exit(2);
 	}
 	r = pick_violation(&sh, paths, &best);
-	tap(r == 0, "shrink-relation: a sequence of %s that breaks '%s'%s",
-	    paths[1], o->relation, r ? "" : ", to shrink");
+	verdict(&v, r == 0, "shrink-relation: a sequence of %s that breaks '%s'%s",
+		paths[1], o->relation, r ? "" : ", to shrink");
 	if (r == 0) {
 		printf("# %s\n", best.what);
 		start = best.n;
 		r = shrink_rounds(&best, sh.phase[0], SEQ_TRUE, try_relation,
 				  &sh);
 		print_row(&sh, &best);
-		tap(r >= 0 && best.n <= SHORT,
-		    "shrink-relation: %d operations shrunk to %d (at most %d) in %d boots",
-		    start, best.n, SHORT, sh.boots);
+		verdict(&v, r >= 0 && best.n <= SHORT,
+			"shrink-relation: %d operations shrunk to %d (at most %d) in %d boots",
+			start, best.n, SHORT, sh.boots);
 		tap_figure("shrink-relation '%s': %d operations shrunk to %d in %d boots",
 			   o->relation, start, best.n, sh.boots);
 		if (r >= 0)
@@ -235,5 +237,5 @@ int cmd_shrink_relation(const struct opts *o)
 	}
 	rrun_free(&sh.run[0]);
 	rrun_free(&sh.run[1]);
-	return tap_end();
+	return verdicts_tap_end(&v);
 }

@@ -116,8 +116,8 @@ static void judge_system(struct verdicts *v, const struct opts *o, int mode,
  * of --boot-phase and @extra on the command line; its results and console
  * to @results and @console.
  */
-void boot_system(const struct opts *o, const char *tag, const char *extra,
-		 const char *results, const char *console)
+void boot_system(struct verdicts *v, const struct opts *o, const char *tag,
+		 const char *extra, const char *results, const char *console)
 {
 	char append[2048];
 	bool timed_out;
@@ -130,13 +130,13 @@ void boot_system(const struct opts *o, const char *tag, const char *extra,
 		     "console=ttyS0 panic=-1 oops=panic tsc=unstable root=/dev/vda rw%s%s%s",
 		     o->boot_phase ? " proc_sysfs_mount_flags=" : "",
 		     o->boot_phase ? o->boot_phase : "", extra) >= (int)sizeof(append)) {
-		tap(false, "%s: a kernel command line of at most %zu bytes (%s)", tag,
-		    sizeof(append) - 1, extra);
+		verdict(v, false, "%s: a kernel command line of at most %zu bytes (%s)", tag,
+			sizeof(append) - 1, extra);
 		return;
 	}
 	start = now_ms();
 	status = run_qemu(o, append, results, console, &timed_out);
-	check_qemu(o, tag, status, timed_out);
+	check_qemu(v, o, tag, status, timed_out);
 	record_boot(results, start, o->kernel, o->image);
 	tap_figure("%s: Debian %s system ran %.1f s under %s", tag, o->release,
 		   (now_ms() - start) / 1000.0, o->accel);
@@ -156,7 +156,7 @@ void boot_system_tagged(struct verdicts *v, const struct opts *o,
 
 	snprintf(results, sizeof(results), "%s/results-%s.txt", o->dir, tag);
 	snprintf(console, sizeof(console), "%s/console-%s.log", o->dir, tag);
-	boot_system(o, tag, extra, results, console);
+	boot_system(v, o, tag, extra, results, console);
 	if (run_load(results, run))
 		printf("# %s: no results file\n", results);
 	lines_load(console, &con);
@@ -189,25 +189,25 @@ int cmd_system(const struct opts *o)
 		return 2;
 	snprintf(results, sizeof(results), "%s/results-%s.txt", o->dir, tag);
 	snprintf(console, sizeof(console), "%s/console-%s.log", o->dir, tag);
-	boot_system(o, tag, "", results, console);
+	boot_system(&v, o, tag, "", results, console);
 	judge_system(&v, o, judged_mode(o), results, console);
-	verdicts_free(&v);
-	return tap_end();
+	return verdicts_tap_end(&v);
 }
 
 /* Each phase's runs against legacy's: the same failed units. */
-static void compare_failed(const struct run *runs, const bool *have)
+static void compare_failed(struct verdicts *v, const struct run *runs,
+			   const bool *have)
 {
 	char want[1100], got[1100];
 	int m, w;
 
 	for (m = 0; m < MAX_MODES; m++)
 		for (w = 0; w < 2 && m != PHASE_LEGACY && have[m]; w++)
-			tap(same_failed(&runs[m], w, &runs[PHASE_LEGACY], w),
-			    "system %s: systemctl --failed after the %s is as under legacy (%s; legacy: %s)",
-			    all_modes[m], w ? "checks" : "boot",
-			    failed_list(&runs[m], w, got, sizeof(got)),
-			    failed_list(&runs[PHASE_LEGACY], w, want, sizeof(want)));
+			verdict(v, same_failed(&runs[m], w, &runs[PHASE_LEGACY], w),
+				"system %s: systemctl --failed after the %s is as under legacy (%s; legacy: %s)",
+				all_modes[m], w ? "checks" : "boot",
+				failed_list(&runs[m], w, got, sizeof(got)),
+				failed_list(&runs[PHASE_LEGACY], w, want, sizeof(want)));
 }
 
 /* For each row that warns or fails somewhere: the call, per phase. */
@@ -275,7 +275,8 @@ static int write_system_md(const struct run *runs, const bool *have,
  * A cell of @o->tools said otherwise on purpose must fail legacy's run:
  * the table is what the runs are judged by, not a copy of them.
  */
-static void mutate_cell(const struct opts *o, const struct run *legacy)
+static void mutate_cell(struct verdicts *v, const struct opts *o,
+			const struct run *legacy)
 {
 	const char *row = legacy->n_tools ? legacy->tools[0].name : "";
 	const char *other = legacy->n_tools &&
@@ -283,9 +284,9 @@ static void mutate_cell(const struct opts *o, const struct run *legacy)
 	int before = judge_tools_broken(legacy, PHASE_LEGACY, o->tools, o->release, NULL, NULL);
 	int after = judge_tools_broken(legacy, PHASE_LEGACY, o->tools, o->release, row, other);
 
-	tap(o->tools && o->release && after > before,
-	    "system: %s with %s's legacy cell said %s fails legacy's run (%d checks fail, %d with the table as it is)",
-	    o->tools ? o->tools : "(no --tools)", row, other, after, before);
+	verdict(v, o->tools && o->release && after > before,
+		"system: %s with %s's legacy cell said %s fails legacy's run (%d checks fail, %d with the table as it is)",
+		o->tools ? o->tools : "(no --tools)", row, other, after, before);
 }
 
 int cmd_system_compat(const struct opts *o)
@@ -293,6 +294,7 @@ int cmd_system_compat(const struct opts *o)
 	static struct run runs[MAX_MODES];
 	bool have[MAX_MODES] = { false };
 	int m, n = 0;
+	struct verdicts v = VERDICTS_TAP;
 
 	if (!o->dir)
 		usage();
@@ -301,19 +303,19 @@ int cmd_system_compat(const struct opts *o)
 			continue;
 		have[m] = !run_load(o->in.system[m], &runs[m]) && runs[m].ended &&
 			  !run_stale(all_modes[m], o->in.system[m], &runs[m]);
-		tap(have[m], "system %s: the run in %s is there, ended, and is of this build", all_modes[m],
-		    o->in.system[m]);
+		verdict(&v, have[m], "system %s: the run in %s is there, ended, and is of this build", all_modes[m],
+			o->in.system[m]);
 		n++;
 	}
-	tap(have[PHASE_LEGACY] && n >= 2,
-	    "system: legacy's run and another phase's to compare (%d runs given)", n);
+	verdict(&v, have[PHASE_LEGACY] && n >= 2,
+		"system: legacy's run and another phase's to compare (%d runs given)", n);
 	if (!have[PHASE_LEGACY])
-		return tap_end();
-	compare_failed(runs, have);
-	mutate_cell(o, &runs[PHASE_LEGACY]);
-	tap(!write_system_md(runs, have, o->dir), "system table written: %s/system.md", o->dir);
+		return verdicts_tap_end(&v);
+	compare_failed(&v, runs, have);
+	mutate_cell(&v, o, &runs[PHASE_LEGACY]);
+	verdict(&v, !write_system_md(runs, have, o->dir), "system table written: %s/system.md", o->dir);
 	for (m = 0; m < MAX_MODES; m++)
 		if (o->in.system[m])
 			run_free(&runs[m]);
-	return tap_end();
+	return verdicts_tap_end(&v);
 }

@@ -43,6 +43,5 @@ int cmd_system_grub(const struct opts *o)
 	}
 	run_free(&edit);
 	run_free(&booted);
-	verdicts_free(&v);
-	return tap_end();
+	return verdicts_tap_end(&v);
 }

@@ -44,8 +44,8 @@ static int failed_checks(const struct sysctl_case *c, const struct run *run)
  * follows the documented rule) ask for boots that can be told apart, and
  * the judge tells them apart.  So a table needs two rows at least.
  */
-static void cross_judge(const struct sysctl_case *c, const struct run *runs,
-			int n)
+static void cross_judge(struct verdicts *v, const struct sysctl_case *c,
+			const struct run *runs, int n)
 {
 	int i, j, own, apart = 0, pairs = 0;
 
@@ -60,9 +60,9 @@ static void cross_judge(const struct sysctl_case *c, const struct run *runs,
 				printf("# the boot of %s over %s passes for %s over %s too\n",
 				       c[i].file, c[i].boot, c[j].file, c[j].boot);
 		}
-	tap(n >= 2 && apart == pairs,
-	    "sysctl.d: each boot judged by another row fails more checks than by its own (%d of %d pairs)",
-	    apart, pairs);
+	verdict(v, n >= 2 && apart == pairs,
+		"sysctl.d: each boot judged by another row fails more checks than by its own (%d of %d pairs)",
+		apart, pairs);
 }
 
 /* DIR/system-sysctl.md: what each row's boot gave, for the reports. */
@@ -98,16 +98,15 @@ int cmd_system_sysctl(const struct opts *o)
 	if (system_opts(o))
 		return 2;
 	n = sysctl_cases_load(o->tools, cases, MAX_SYSCTL_CASES, err, sizeof(err));
-	tap(n > 0, "%s: the table of raises in /etc/sysctl.d/ (%s)", o->tools,
-	    n > 0 ? "read" : err);
+	verdict(&v, n > 0, "%s: the table of raises in /etc/sysctl.d/ (%s)", o->tools,
+		n > 0 ? "read" : err);
 	for (i = 0; i < n; i++)
 		boot_case(&v, o, &cases[i], &runs[i]);
 	if (n > 0) {
-		cross_judge(cases, runs, n);
-		tap(!write_md(o, cases, runs, n), "sysctl.d: table written: %s/system-sysctl.md", o->dir);
+		cross_judge(&v, cases, runs, n);
+		verdict(&v, !write_md(o, cases, runs, n), "sysctl.d: table written: %s/system-sysctl.md", o->dir);
 	}
 	for (i = 0; i < n; i++)
 		run_free(&runs[i]);
-	verdicts_free(&v);
-	return tap_end();
+	return verdicts_tap_end(&v);
 }

@@ -75,6 +75,7 @@ int cmd_upstream(const struct opts *o)
 	static struct run runs[MAX_MODES];
 	char name[64];
 	int j, diff;
+	struct verdicts v = VERDICTS_TAP;
 
 	for (j = 0; j < MAX_MODES; j++) {
 		snprintf(name, sizeof(name), "upstream-%s", all_modes[j]);
@@ -82,14 +83,14 @@ int cmd_upstream(const struct opts *o)
 		    runs[j].n_upstream == 0) {
 			printf("# %s: no results (run 'meson test --suite upstream' first)\n",
 			       name);
-			tap(false, "upstream: results of all %d variants are present",
-			    MAX_MODES);
-			return tap_end();
+			verdict(&v, false, "upstream: results of all %d variants are present",
+				MAX_MODES);
+			return verdicts_tap_end(&v);
 		}
 		if (run_stale(name, o->in.upstream[j], &runs[j])) {
-			tap(false, "upstream: the results of all %d variants belong to this build",
-			    MAX_MODES);
-			return tap_end();
+			verdict(&v, false, "upstream: the results of all %d variants belong to this build",
+				MAX_MODES);
+			return verdicts_tap_end(&v);
 		}
 	}
 	outcomes_of(&runs[PHASE_LEGACY], &legacy);
@@ -98,11 +99,11 @@ int cmd_upstream(const struct opts *o)
 			continue;
 		outcomes_of(&runs[j], &other);
 		diff = differences(&legacy, &other, all_modes[j]);
-		tap(legacy.n > 0 && !diff,
-		    "upstream %s gives legacy's results: %d programs and cases, %d differ",
-		    all_modes[j], legacy.n, diff);
+		verdict(&v, legacy.n > 0 && !diff,
+			"upstream %s gives legacy's results: %d programs and cases, %d differ",
+			all_modes[j], legacy.n, diff);
 	}
 	for (j = 0; j < MAX_MODES; j++)
 		run_free(&runs[j]);
-	return tap_end();
+	return verdicts_tap_end(&v);
 }

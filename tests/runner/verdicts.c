@@ -98,6 +98,12 @@ int verdicts_end(struct verdicts *vs)
 	return failed;
 }
 
+int verdicts_tap_end(struct verdicts *vs)
+{
+	verdicts_free(vs);
+	return tap_end();
+}
+
 void verdicts_free(struct verdicts *vs)
 {
 	int i;

@@ -46,5 +46,10 @@ void verdicts_show_failed(const struct verdicts *vs, const char *who);
 void verdicts_free(struct verdicts *vs);
 /* How many verdicts failed, the list freed: a judge's count as data. */
 int verdicts_end(struct verdicts *vs);
+/*
+ * A command's end, its list printed as it came: the list freed, TAP's plan
+ * printed, and the command's exit status (tap_end()).
+ */
+int verdicts_tap_end(struct verdicts *vs);
 
 #endif
