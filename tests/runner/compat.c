@@ -81,7 +81,8 @@ static void check_overrides(struct verdicts *v, const struct opts *o,
 			if (b == t || !path)
 				continue;
 			if (run_load(path, &ov) || !ov.n_tools)
-				verdict(v, false, "userspace %s kernel booted as %s: no results in %s",
+				verdict(v, false,
+					"userspace %s kernel booted as %s: no results in %s",
 					all_modes[b], all_modes[t], path);
 			else
 				compare_tools(v, b, t, m->tools[t], &ov);

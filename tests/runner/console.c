@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The guest's console log: KUnit's KTAP and kernel splats, as TAP. */
+/* The guest's console log: KUnit's KTAP and kernel splats, as verdicts. */
 #define _GNU_SOURCE
 #include <stdbool.h>
 #include <stdio.h>

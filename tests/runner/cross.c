@@ -141,15 +141,17 @@ static void cross_row(struct verdicts *v, const struct spec_row *row,
 		verdict(v, false, "spec row %s is consistent: %s", row->name, why);
 		return;
 	}
-	verdict(v, cross_ok(seen[PHASE_LEGACY].outcome, seen[PHASE_WARN].outcome,
-		     seen[PHASE_ENFORCE].outcome, why, sizeof(why)) &&
-	    implicit_ok(seen[PHASE_WARN], seen[PHASE_IMPLICIT], cleared,
-			setattr, why, sizeof(why)),
-	    "cross-variant %s: legacy %s, warn %s, implicit %s, enforce %s%s%s",
-	    row->name, outcome_name(seen[PHASE_LEGACY].outcome),
-	    outcome_name(seen[PHASE_WARN].outcome),
-	    outcome_name(seen[PHASE_IMPLICIT].outcome),
-	    outcome_name(seen[PHASE_ENFORCE].outcome), why[0] ? ": " : "", why);
+	verdict(v, cross_ok(seen[PHASE_LEGACY].outcome,
+			    seen[PHASE_WARN].outcome,
+			    seen[PHASE_ENFORCE].outcome, why, sizeof(why)) &&
+		implicit_ok(seen[PHASE_WARN], seen[PHASE_IMPLICIT], cleared,
+			    setattr, why, sizeof(why)),
+		"cross-variant %s: legacy %s, warn %s, implicit %s, enforce %s%s%s",
+		row->name, outcome_name(seen[PHASE_LEGACY].outcome),
+		outcome_name(seen[PHASE_WARN].outcome),
+		outcome_name(seen[PHASE_IMPLICIT].outcome),
+		outcome_name(seen[PHASE_ENFORCE].outcome), why[0] ? ": " : "",
+		why);
 }
 
 int cmd_cross(const struct opts *o)
@@ -186,8 +188,8 @@ int cmd_cross(const struct opts *o)
 			overrides);
 	/* With the real tools' table, when the userspace suite has run. */
 	load_tool_runs(o, tools, &m);
-	verdict(&v, !report_write(&m, o->dir), "reports written: %s/matrix.md, matrix.html, matrix.json",
-		o->dir);
+	verdict(&v, !report_write(&m, o->dir),
+		"reports written: %s/matrix.md, matrix.html, matrix.json", o->dir);
 	for (j = 0; j < MAX_MODES; j++) {
 		tap_figure("%s: guest ran %.1f s", all_modes[j],
 			   runs[j].wall_ms / 1000.0);

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "runner.h"
-#include "tap.h"
 
 /* Say which results are missing, and how to make them; 1 if missing. */
 static int missing(const char *name, const char *path, const char *suite)
@@ -43,7 +42,10 @@ int load_runs(const struct opts *o, struct run *runs, struct matrix *m)
 	return n;
 }
 
-/* Every phase's matrix results, judged by @spec, for cross and mutate. */
+/*
+ * Every phase's matrix results, judged by @spec, for cross and mutate;
+ * a verdict on @v if one is missing.
+ */
 bool load_matrix(struct verdicts *v, const struct opts *o,
 		 const struct spec *spec, struct run *runs, struct matrix *m)
 {

@@ -400,8 +400,13 @@ static void check_sequences(struct verdicts *v, const struct opts *o,
 	tap_figure("sequences %s: %d sequences, %ld operations, %ld checked on the model, %d disagreements, %.0f operations/s",
 		   all_modes[mode], t.seqs, t.records, t.ops, t.disagreements,
 		   t.ms ? t.records * 1000.0 / t.ms : 0.0);
-	/* Shrink the first, unless the run injected faults (not replayed). */
-	if (t.n_kept && !o->faults && o->kernel && o->initrd && o->dir)
+	/*
+	 * Shrink the first, unless the run injected faults (not replayed);
+	 * and only for a list printed as it comes: the shrinker prints its
+	 * reproducer as it finds it, which a data-only list would lose.
+	 */
+	if (v->print && t.n_kept && !o->faults && o->kernel && o->initrd &&
+	    o->dir)
 		seq_shrink(v, o, mode, SEQ_TRUE, &t.kept[0]);
 	if (o->faults) {
 		verdict(v, t.injected > 0,

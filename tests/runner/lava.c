@@ -428,7 +428,8 @@ int cmd_lava(const struct opts *o)
 		check_failed_job(&v, o, &lava, killed, now_ms() - start);
 		/* and a variant's lava test on such a job must fail */
 		status = failed_job_checks(o, &p, mode, &lava, killed);
-		verdict(&v, status > 0, "%s: as a variant's job it fails the lava test (%d checks failed)",
+		verdict(&v, status > 0,
+			"%s: as a variant's job it fails the lava test (%d checks failed)",
 			o->expect, status);
 		return verdicts_tap_end(&v);
 	}

@@ -71,7 +71,9 @@ static void mutate_tools(struct verdicts *v, const struct opts *o)
 			    !strcmp(ts.row[i].verdict[warn], broken[k][0]))
 				break;
 		if (i == ts.n) {
-			verdict(v, false, "found a tool row that %s under warn to break", broken[k][0]);
+			verdict(v, false,
+				"found a tool row that %s under warn to break",
+				broken[k][0]);
 			continue;
 		}
 		after = judge_tools_broken(&run, warn, o->tools, NULL, ts.row[i].name,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One boot of the guest under QEMU: its kernel command line, QEMU itself
- * (console on ttyS0, results on ttyS1) and QEMU's own failures as TAP.
+ * (console on ttyS0, results on ttyS1) and QEMU's own failures, as
+ * verdicts on the caller's list.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,7 +15,6 @@
 #include <unistd.h>
 
 #include "qemu.h"
-#include "tap.h"
 
 /* The host's monotonic clock in ms: QEMU's time limit, a guest's run time. */
 long now_ms(void)
@@ -117,7 +117,8 @@ void check_qemu(struct verdicts *v, const struct opts *o, const char *what,
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		verdict(v, false, "%s: qemu-system-x86_64 could not start", what);
 	else if (!timed_out && (status < 0 || (WIFEXITED(status) && WEXITSTATUS(status))))
-		verdict(v, false, "%s: qemu-system-x86_64 exited with status %d (its message is above)",
+		verdict(v, false,
+			"%s: qemu-system-x86_64 exited with status %d (its message is above)",
 			what, WIFEXITED(status) ? WEXITSTATUS(status) : status);
 	if (timed_out)
 		verdict(v, false, "%s guest finished within %d s (hung: killed; raise -Dtimeout= if the machine is just slow)",

@@ -135,7 +135,7 @@ int cmd_system_grub(const struct opts *o);
  * shrink.c: a boot that replays sequences (its failures a verdict on @v);
  * the shrinker itself
  */
-const char *seq_replay_boot(struct verdicts *v, const struct opts *o,
+const char *seq_replay_boot(struct verdicts *v, const struct opts *base,
 			    const char *text, size_t len, const char *stem,
 			    const char *what);
 struct seq_failure;

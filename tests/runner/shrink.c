@@ -236,7 +236,9 @@ static enum seq_mutation mutation_of(const char *name)
 /*
  * Shrink @first, a sequence that disagrees with the model broken by
  * @mutation (SEQ_TRUE: the true one), and print the reproducer, as a
- * replay line and as a row of the spec's sequences.
+ * replay line and as a row of the spec's sequences; the boots' failures
+ * and whether it is short and still disagrees, as verdicts on @v (a
+ * list printed as TAP: the reproducer is printed as it comes).
  */
 void seq_shrink(struct verdicts *v, const struct opts *o, int phase,
 		int mutation, const struct seq_failure *first)

@@ -303,8 +303,9 @@ int cmd_system_compat(const struct opts *o)
 			continue;
 		have[m] = !run_load(o->in.system[m], &runs[m]) && runs[m].ended &&
 			  !run_stale(all_modes[m], o->in.system[m], &runs[m]);
-		verdict(&v, have[m], "system %s: the run in %s is there, ended, and is of this build", all_modes[m],
-			o->in.system[m]);
+		verdict(&v, have[m],
+			"system %s: the run in %s is there, ended, and is of this build",
+			all_modes[m], o->in.system[m]);
 		n++;
 	}
 	verdict(&v, have[PHASE_LEGACY] && n >= 2,
@@ -313,7 +314,8 @@ int cmd_system_compat(const struct opts *o)
 		return verdicts_tap_end(&v);
 	compare_failed(&v, runs, have);
 	mutate_cell(&v, o, &runs[PHASE_LEGACY]);
-	verdict(&v, !write_system_md(runs, have, o->dir), "system table written: %s/system.md", o->dir);
+	verdict(&v, !write_system_md(runs, have, o->dir),
+		"system table written: %s/system.md", o->dir);
 	for (m = 0; m < MAX_MODES; m++)
 		if (o->in.system[m])
 			run_free(&runs[m]);

@@ -104,7 +104,8 @@ int cmd_system_sysctl(const struct opts *o)
 		boot_case(&v, o, &cases[i], &runs[i]);
 	if (n > 0) {
 		cross_judge(&v, cases, runs, n);
-		verdict(&v, !write_md(o, cases, runs, n), "sysctl.d: table written: %s/system-sysctl.md", o->dir);
+		verdict(&v, !write_md(o, cases, runs, n),
+			"sysctl.d: table written: %s/system-sysctl.md", o->dir);
 	}
 	for (i = 0; i < n; i++)
 		run_free(&runs[i]);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * TAP on stdout, for the runner and the host unit tests: the rendering of
- * their verdicts (verdicts.h) and of the checks they make themselves.
+ * TAP on stdout: the rendering of the runner's verdicts (verdicts.h, the
+ * only caller in the runner's commands) and of host-unit's own checks.
  */
 #ifndef TAP_H
 #define TAP_H

@@ -88,7 +88,8 @@ int cmd_upstream(const struct opts *o)
 			return verdicts_tap_end(&v);
 		}
 		if (run_stale(name, o->in.upstream[j], &runs[j])) {
-			verdict(&v, false, "upstream: the results of all %d variants belong to this build",
+			verdict(&v, false,
+				"upstream: the results of all %d variants belong to this build",
 				MAX_MODES);
 			return verdicts_tap_end(&v);
 		}
