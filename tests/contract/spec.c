@@ -481,20 +481,49 @@ static void judge_warning_count(const struct result *r, int warnings,
 		    warnings, r->tries, r->ms, min_warnings, max_warnings);
 }
 
-/* Kernel lines: the warning and the phase's lines where due, nothing else. */
+/*
+ * The rate limit's account of the scenario's own user namespace, "VFS:
+ * user:[INODE] had N more warnings ... suppressed": N, or 0 for any other
+ * line.  The kernel logs it when a window that dropped lines has ended, at
+ * the namespace's next warning or its exit: within a flood that outlasts a
+ * window (a slow guest), or after it.
+ */
+static int suppressed_here(const struct result *r, const char *line)
+{
+	char head[64], *end;
+	long n;
+
+	snprintf(head, sizeof(head), SUPPRESSED_PREFIX "%u] had ", r->userns);
+	if (!r->userns || strncmp(line, head, strlen(head)))
+		return 0;
+	n = strtol(line + strlen(head), &end, 10);
+	return n > 0 && n <= r->tries && !strcmp(end, SUPPRESSED_END) ? n : 0;
+}
+
+/*
+ * Kernel lines: the warning and the phase's lines where due, and for a
+ * warned cell of more tries than a window prints, what the limit
+ * suppressed; nothing else.  Every try is a warning line or counted as
+ * suppressed, once: the counts may not add up to more than the tries.
+ */
 static void judge_lines(const struct cell *c, const struct result *r,
 			struct verdict *vp)
 {
 	char want[512];
 	char phase_lines[MAX_RAISES + 1][256];
 	int phase_seen[MAX_RAISES + 1] = { 0 };
-	int i, warnings = 0, n_phase;
+	int i, n, warnings = 0, suppressed = 0, n_phase;
 
 	expected_warning(r, c->cleared, want, sizeof(want));
 	n_phase = expected_phase_lines(c, r, phase_lines);
 	for (i = 0; i < r->n_lines; i++) {
 		if (c->outcome == WARNED && !strcmp(r->lines[i], want)) {
 			warnings++;
+			continue;
+		}
+		if (c->outcome == WARNED && r->tries > RATELIMIT_BURST &&
+		    (n = suppressed_here(r, r->lines[i]))) {
+			suppressed += n;
 			continue;
 		}
 		if (is_refusal_line(c, r, r->lines[i]))
@@ -509,6 +538,9 @@ static void judge_lines(const struct cell *c, const struct result *r,
 			    phase_lines[i]);
 	if (c->outcome == WARNED)
 		judge_warning_count(r, warnings, want, vp);
+	if (warnings + suppressed > r->tries)
+		why(vp, "%d warning lines and %d suppressed for %d operations; ",
+		    warnings, suppressed, r->tries);
 }
 
 struct verdict judge(const struct cell *c, const struct result *r)

@@ -121,6 +121,37 @@ static void test_judge_phase(void)
 	tap(!judge(&c, &r).pass, "judge: the wrong phase kept fails");
 }
 
+/*
+ * A flood of 40 tries: 10 warning lines, and the rate limit's account of
+ * the other 30 for the scenario's namespace, at most once.
+ */
+static void test_judge_flood(const char *warning)
+{
+	const char *mine = "VFS: user:[4026532290] had 30 more warnings of proc and sysfs mount flags suppressed";
+	const char *other = "VFS: user:[4026532291] had 30 more warnings of proc and sysfs mount flags suppressed";
+	struct result r = result("0", 0, NULL);
+	struct cell c;
+	int i;
+
+	parse_cell("warn nosuid -", &c);
+	r.tries = r.ok = 40;
+	r.ms = 6000;
+	for (i = 0; i < 10; i++)
+		r.lines[i] = (char *)warning;
+	r.n_lines = 10;
+	tap(judge(&c, &r).pass, "judge: a flood's 10 warning lines pass");
+	r.lines[r.n_lines++] = (char *)mine;
+	tap(judge(&c, &r).pass, "judge: and the limit's account of the other 30 passes");
+	r.lines[r.n_lines++] = (char *)mine;
+	tap(!judge(&c, &r).pass, "judge: the same 30 counted twice fails (70 for 40 tries)");
+	r.n_lines = 10;
+	r.lines[r.n_lines++] = (char *)other;
+	tap(!judge(&c, &r).pass, "judge: another namespace's account fails");
+	r = result("0", 0, warning);
+	r.lines[r.n_lines++] = "VFS: user:[4026532290] had 1 more warnings of proc and sysfs mount flags suppressed";
+	tap(!judge(&c, &r).pass, "judge: an account after a single try fails");
+}
+
 static void test_judge(void)
 {
 	const char *warning =
@@ -158,6 +189,7 @@ static void test_judge(void)
 	tap(!judge(&c, &r).pass, "judge: a warning naming another user namespace fails");
 	r = result("0", 0, "VFS: process 'mnt-scenario' (pid 42) clears nosuid in mount of proc; the enforce phase will refuse this with EPERM");
 	tap(!judge(&c, &r).pass, "judge: a warning without the user namespace (before patch 14) fails");
+	test_judge_flood(warning);
 
 	parse_cell("EPERM", &c);
 	r = result("EPERM", -1, NULL);
