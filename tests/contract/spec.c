@@ -481,23 +481,32 @@ static void judge_warning_count(const struct result *r, int warnings,
 		    warnings, r->tries, r->ms, min_warnings, max_warnings);
 }
 
+int suppressed_count(const char *line, unsigned int *userns)
+{
+	char *end;
+	long n;
+
+	if (strncmp(line, SUPPRESSED_PREFIX, strlen(SUPPRESSED_PREFIX)))
+		return -1;
+	*userns = strtoul(line + strlen(SUPPRESSED_PREFIX), &end, 10);
+	if (strncmp(end, "] had ", 6))
+		return -1;
+	n = strtol(end + 6, &end, 10);
+	return strcmp(end, SUPPRESSED_END) || n <= 0 ? -1 : (int)n;
+}
+
 /*
- * The rate limit's account of the scenario's own user namespace, "VFS:
- * user:[INODE] had N more warnings ... suppressed": N, or 0 for any other
- * line.  The kernel logs it when a window that dropped lines has ended, at
- * the namespace's next warning or its exit: within a flood that outlasts a
- * window (a slow guest), or after it.
+ * The rate limit's account of the scenario's own user namespace: N, or 0
+ * for any other line.  The kernel logs it when a window that dropped lines
+ * has ended, at the namespace's next warning or its exit: within a flood
+ * that outlasts a window (a slow guest), or after it.
  */
 static int suppressed_here(const struct result *r, const char *line)
 {
-	char head[64], *end;
-	long n;
+	unsigned int userns;
+	int n = suppressed_count(line, &userns);
 
-	snprintf(head, sizeof(head), SUPPRESSED_PREFIX "%u] had ", r->userns);
-	if (!r->userns || strncmp(line, head, strlen(head)))
-		return 0;
-	n = strtol(line + strlen(head), &end, 10);
-	return n > 0 && n <= r->tries && !strcmp(end, SUPPRESSED_END) ? n : 0;
+	return n > 0 && r->userns && userns == r->userns && n <= r->tries ? n : 0;
 }
 
 /*

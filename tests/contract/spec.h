@@ -273,5 +273,10 @@ struct verdict judge(const struct cell *c, const struct result *r);
 const char *outcome_name(enum outcome o);
 bool is_splat(const char *line);
 bool is_warning(const char *line);	/* the series' warning line */
+/*
+ * A rate limit's account of a user namespace, "VFS: user:[I] had N more
+ * ... suppressed": N, with I in *@userns; or -1 for any other line.
+ */
+int suppressed_count(const char *line, unsigned int *userns);
 
 #endif

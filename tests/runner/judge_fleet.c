@@ -50,21 +50,6 @@ static void tenant_warning(const struct tenant *t, const struct cell *c,
 	expected_warning(&r, c->cleared, buf, len);
 }
 
-/* "VFS: user:[I] had N more ... suppressed": N, with I in *@userns; or -1. */
-static int suppressed_count(const char *line, unsigned int *userns)
-{
-	char *end;
-	long n;
-
-	if (strncmp(line, SUPPRESSED_PREFIX, strlen(SUPPRESSED_PREFIX)))
-		return -1;
-	*userns = strtoul(line + strlen(SUPPRESSED_PREFIX), &end, 10);
-	if (strncmp(end, "] had ", 6))
-		return -1;
-	n = strtol(end + 6, &end, 10);
-	return strcmp(end, SUPPRESSED_END) || n <= 0 ? -1 : (int)n;
-}
-
 /* Count @line for the tenant it names; false if it is ours and names none. */
 static bool tally_line(const struct run *run, const struct cell *c,
 		       const char *line, struct tally *tally)
