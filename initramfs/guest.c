@@ -66,8 +66,39 @@ void report(const char *fmt, ...)
 	free(line);
 }
 
+/* The results port of a process whose records are held back. */
+static FILE *held_from;
+
+/*
+ * In a process whose records wait for their turn: to @f only.  The kept
+ * copy is written when they are reported (report_replay()).
+ */
+void report_divert(FILE *f)
+{
+	held_from = results;
+	results = f;
+	if (kept >= 0)
+		close(kept);
+	kept = -1;
+}
+
+/* The records @f holds, reported now. */
+void report_replay(FILE *f)
+{
+	char *line = NULL;
+	size_t cap = 0;
+
+	rewind(f);
+	while (getline(&line, &cap, f) > 0)
+		report("%s", line);
+	free(line);
+}
+
 void die(const char *what)
 {
+	/* Held back or not: before its container it reboots the guest. */
+	if (held_from)
+		results = held_from;
 	/* Only PID 1 ends the run; a scenario's process fails its scenario. */
 	report("%s %s: %s\n", getpid() == 1 ? "end error" : "error", what,
 	       strerror(errno));
@@ -236,6 +267,26 @@ static void write_proc(const char *path, const char *text)
 	if (fd < 0)
 		die(path);
 	close(fd);
+}
+
+/* Write @value to fs.proc_sysfs_mount_flags: 0 or the errno. */
+/* The phase the sysctl reads, into @buf: 0, or the errno of the read. */
+int sysctl_read(char *buf, size_t len)
+{
+	int fd = openat(procfd, "sys/fs/proc_sysfs_mount_flags", O_RDONLY);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return errno;
+	n = read(fd, buf, len - 1);
+	err = n < 0 ? errno : EIO;
+	close(fd);
+	if (n <= 0)
+		return err;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
 }
 
 /* Write @value to fs.proc_sysfs_mount_flags: 0 or the errno. */

@@ -36,6 +36,8 @@ void guest_setup(void);
 /* Open the results port (guest_setup() does): for a guest that is not /init. */
 void report_open(void);
 void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void report_divert(FILE *f);
+void report_replay(FILE *f);
 /* Keep a copy of every record from now on in @path. */
 void report_keep(const char *path);
 void die(const char *what) __attribute__((noreturn));
@@ -71,7 +73,8 @@ void enter_userns(void);
 int try_enter_userns(void);
 void enter_container(int depth);
 void enter_container_netless(void);
-/* Write @value to fs.proc_sysfs_mount_flags: 0 or the errno. */
+/* fs.proc_sysfs_mount_flags read into @buf, or @value written: 0 or errno */
+int sysctl_read(char *buf, size_t len);
 int sysctl_write(const char *value);
 
 /* ops.c: perform one operation; 0 or an errno, *where the mount changed */
@@ -96,6 +99,7 @@ struct raiser {
 };
 void raiser_start(struct raiser *r);
 int raise_phase(const struct raiser *r, const char *phase);
+void raiser_stop(struct raiser *r);
 
 /* ratelimit.c: the warning's rate limit, as the guest sees it */
 void count_warnings(const char *line, long logged_ms);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "guest.h"
@@ -54,4 +55,12 @@ int raise_phase(const struct raiser *r, const char *phase)
 	    read(r->resp, &err, 1) != 1)
 		die("ask the raiser");
 	return err;
+}
+
+/* Let the helper go, once nothing more is to be raised. */
+void raiser_stop(struct raiser *r)
+{
+	close(r->req);
+	close(r->resp);
+	waitpid(r->pid, NULL, 0);
 }

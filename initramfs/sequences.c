@@ -11,14 +11,16 @@
  * (tests/runner/relations.c).
  * The last sequences (raising_seqs()) raise the phase half-way (the sysctl,
  * through a helper that stays root of the host): the raise lasts for the
- * rest of the boot.
+ * rest of the boot.  Those that raise to one phase run as a group that
+ * waits for one raise (raise_group()), so that each of them raises.
  *
  * The guest chooses each operation from what it saw (which slots hold a
  * mount, in /proc/self/mountinfo), never from what it expects.  With /seq-replay in the initramfs
  * (the shrinker's candidates, one per line "r ID HOST OP;OP;...") it runs
  * those sequences as they are written instead.
  *
- *   qs <id> host=<F_* of the host's /proc and /sys, hex>
+ *   qs <id> host=<F_* of the host's /proc and /sys, hex> [phase=<the
+ *     phase the sysctl read at its start>]
  *   q <id> <n> <operation> ret=<0|ENAME> m=<flags of every mount> p=<bits>
  *     l=<locked flags of every mount> f=<what each mount is: '-' none,
  *     p or s a proc or sysfs mount of its root, P or S of a subdirectory>
@@ -32,7 +34,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,15 +54,15 @@
 #define SEQ_LIMIT_MS 60000
 /*
  * The last sequences of a run raise the phase half-way: it stays raised.
- * A tenth of the run's sequences, at most RAISING_SEQS, and at least one
- * per phase.
+ * A fifth of the run's sequences, at most RAISING_SEQS, and at least one
+ * per phase: each is one more raise with other mounts made before it.
  */
-#define RAISING_SEQS 20
+#define RAISING_SEQS 40
 /*
  * ... and go on longer after the raise, so that changes of the mounts
  * made before it are tried under the new phase.
  */
-#define RAISE_TAIL 120
+#define RAISE_TAIL 60
 
 static const char *const paths[SEQ_MOUNTS] = {
 	"/seq/a/0", "/seq/a/1", "/seq/b/0", "/seq/b/1", "/proc", "/sys",
@@ -140,6 +145,16 @@ static int nest(struct seen *s)
 	return ret_errno(err);
 }
 
+static int warning_line(const char *line)
+{
+	return !strncmp(line, "VFS: process '", 14) &&
+	       strstr(line, " clears ") != NULL;
+}
+
+/*
+ * The lines logged while a sequence of a raising group waited for the
+ * raise are the other members' (see raise_group()): they are let go.
+ */
 static int raise_to(struct seen *s, const struct seq_op *op)
 {
 	int err;
@@ -147,6 +162,7 @@ static int raise_to(struct seen *s, const struct seq_op *op)
 	marker_ask(&marker, 0);
 	err = raise_phase(&s->raiser, seq_phase_name[op->phase]);
 	marker_ask(&marker, 1);
+	kmsg_count(s->kmsg, warning_line);
 	return ret_errno(err);
 }
 
@@ -383,12 +399,6 @@ static void see_locks(struct seen *s)
 			      locked_flags(paths[i], s->flags[i]);
 }
 
-static int warning_line(const char *line)
-{
-	return !strncmp(line, "VFS: process '", 14) &&
-	       strstr(line, " clears ") != NULL;
-}
-
 /*
  * What each mount is, as the f= of a record ('-' none, p or s proc or
  * sysfs of its root, P or S of a subdirectory), and whether its
@@ -437,16 +447,26 @@ static void run_op(int id, int n, struct seen *s, const struct seq_op *op)
 }
 
 /*
- * In the sequence's own process: a helper that stays root of the host,
- * the host's layout, then a container.
+ * In the sequence's own process: a helper that stays root of the host
+ * (or, in a raising group, @group: the pipes to the group's parent), the
+ * host's layout, then a container.  The start record says the phase the
+ * sysctl reads, so that the host need not carry it from the sequence
+ * before: a group's members start before any of them raises.
  */
-static void enter(int id, int host, int raising, struct seen *s)
+static void enter(int id, int host, int raising, const struct raiser *group,
+		  struct seen *s)
 {
+	char phase[32];
 	int i;
 
-	report("qs %d host=%x\n", id, host);
+	if (sysctl_read(phase, sizeof(phase)))
+		report("qs %d host=%x\n", id, host);
+	else
+		report("qs %d host=%x phase=%s\n", id, host, phase);
 	s->kmsg = kmsg_open_at_end();
-	if (raising)
+	if (group)
+		s->raiser = *group;
+	else if (raising)
 		raiser_start(&s->raiser);
 	host_layout(host & ~SEQ_HOST_TWIN);
 	if ((host & SEQ_HOST_TWIN) && mount("proc", HOST_TWIN, "proc", 0, NULL))
@@ -468,10 +488,16 @@ static void enter(int id, int host, int raising, struct seen *s)
 
 static int raising_seqs(int seqs)
 {
-	int n = seqs / 10;
+	int n = seqs / 5;
 
 	n = n > RAISING_SEQS ? RAISING_SEQS : n < seq_phases ? seq_phases : n;
 	return n > seqs ? seqs : n;
+}
+
+/* The phase the raising sequence @raising of @nraise raises to. */
+static int raise_target(int raising, int nraise)
+{
+	return (raising - 1) * seq_phases / nraise;
 }
 
 /*
@@ -479,7 +505,7 @@ static int raising_seqs(int seqs)
  * ones, which raise to each phase in turn, loosest first.
  */
 static void random_sequence(int id, unsigned int seed, int raising,
-			    int nraise)
+			    int nraise, const struct raiser *group)
 {
 	struct seen s;
 	struct seq_op op;
@@ -488,11 +514,11 @@ static void random_sequence(int id, unsigned int seed, int raising,
 	host = rand_r(&seed) % 16;
 	if (rand_r(&seed) % 4 == 0)
 		host |= SEQ_HOST_TWIN;
-	enter(id, host, raising, &s);
+	enter(id, host, raising, group, &s);
 	while (n < SEQ_LEN + (raising ? RAISE_TAIL : 0)) {
 		if (raising && n == SEQ_LEN / 2) {
 			op = (struct seq_op){ .kind = SQ_RAISE,
-				.phase = (raising - 1) * seq_phases / nraise };
+				.phase = raise_target(raising, nraise) };
 			run_op(id, n++, &s, &op);
 		}
 		if (!choose(&seed, &s, &op))
@@ -511,7 +537,7 @@ static void replay_sequence(char *line)
 
 	if (sscanf(line, "r %d %x %n", &id, &host, &off) != 2 || !off)
 		die("a line of " REPLAY);
-	enter(id, host, strstr(line, "raise") != NULL, &s);
+	enter(id, host, strstr(line, "raise") != NULL, NULL, &s);
 	for (p = strtok_r(line + off, ";\n", &save); p;
 	     p = strtok_r(NULL, ";\n", &save)) {
 		if (seq_op_parse(p, &op))
@@ -537,7 +563,7 @@ static int one(int id, char *replay, unsigned int seed, int raising,
 		marker_child(&marker);
 		if (replay)
 			replay_sequence(replay);
-		random_sequence(id, seed, raising, nraise);
+		random_sequence(id, seed, raising, nraise, NULL);
 	}
 	marker_serve(&marker, start + SEQ_LIMIT_MS);
 	status = wait_child_within(pid, start + SEQ_LIMIT_MS - now_ms());
@@ -545,11 +571,156 @@ static int one(int id, char *replay, unsigned int seed, int raising,
 	return status;
 }
 
+/* A sequence of a raising group (raise_group()). */
+struct member {
+	pid_t pid;
+	int ask, answer;	/* its raise's request, and the answer to it */
+	FILE *out;		/* its records, held back */
+	long start, asked;	/* when it started, and asked for its raise */
+};
+
+/* Whether @fd is readable (or closed) before @deadline, in ms since boot. */
+static int readable_by(int fd, long deadline)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	while (now_ms() < deadline)
+		if (poll(&p, 1, deadline - now_ms()) > 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Let @m end within what is left of its time (the wait for the others'
+ * raise does not count), then report its records and close its files.
+ */
+static int member_end(struct member *m, int id)
+{
+	long resumed = now_ms();
+	long used = (m->asked ? m->asked : resumed) - m->start;
+	int status = wait_child_within(m->pid, SEQ_LIMIT_MS - used);
+
+	close(m->ask);
+	close(m->answer);
+	report_replay(m->out);
+	fclose(m->out);
+	report("qe %d exit=%d ms=%ld\n", id, status,
+	       used + now_ms() - resumed);
+	return status;
+}
+
+/* Start @m as sequence @id: whether it asked for its raise in its time. */
+static bool member_start(struct member *m, int id, unsigned int seed,
+			 int raising, int nraise)
+{
+	int ask[2], answer[2];
+	char phase[32];
+
+	memset(m, 0, sizeof(*m));
+	m->start = now_ms();
+	m->out = tmpfile();
+	if (!m->out || pipe(ask) || pipe(answer))
+		die("a raising group's pipes and files");
+	m->pid = fork();
+	if (m->pid < 0)
+		die("fork");
+	if (m->pid == 0) {
+		struct raiser group = { .req = ask[1], .resp = answer[0] };
+
+		close(ask[0]);
+		close(answer[1]);
+		report_divert(m->out);
+		random_sequence(id, seed, raising, nraise, &group);
+	}
+	close(ask[1]);
+	close(answer[0]);
+	m->ask = ask[0];
+	m->answer = answer[1];
+	if (!readable_by(m->ask, m->start + SEQ_LIMIT_MS) ||
+	    read(m->ask, phase, sizeof(phase)) <= 0)
+		return false;
+	m->asked = now_ms();
+	return true;
+}
+
+/*
+ * A raising group: the sequences that raise to one phase, @first to
+ * @first + @n - 1, raising sequences @raising on of @nraise.  Run one
+ * after another, only the first would raise: the others would find the
+ * phase raised.  So each runs up to its raise and waits there, the phase
+ * is raised once, and then each goes on in turn.  No two run at once (one
+ * that does not ask in its time is ended before the next starts), so each
+ * counts only its own warning lines.  A member's records are held back
+ * until it ends, so that each sequence's stay together.  How many failed.
+ */
+static int raise_group(int first, int n, unsigned long seed, int raising,
+		       int nraise)
+{
+	struct member m[RAISING_SEQS];
+	bool waiting[RAISING_SEQS];
+	int i, asked = 0, failed = 0;
+	const char *to = seq_phase_name[raise_target(raising, nraise)];
+	unsigned char err = 0;
+	struct raiser rz;
+
+	for (i = 0; i < n; i++) {
+		waiting[i] = member_start(&m[i], first + i,
+					  seed * 1000003u + first + i,
+					  raising + i, nraise);
+		asked += waiting[i];
+		if (!waiting[i])
+			failed += member_end(&m[i], first + i) != 0;
+	}
+	if (asked) {
+		raiser_start(&rz);
+		err = raise_phase(&rz, to);
+		raiser_stop(&rz);
+	}
+	for (i = 0; i < n; i++) {
+		if (!waiting[i])
+			continue;
+		/* One that died since it asked fails by its own status. */
+		if (write(m[i].answer, &err, 1) != 1)
+			kill(m[i].pid, SIGKILL);
+		failed += member_end(&m[i], first + i) != 0;
+	}
+	return failed;
+}
+
+/* How many raising sequences from @r on raise to the same phase. */
+static int group_size(int r, int nraise)
+{
+	int n = 1;
+
+	if (faults_on())
+		return 1;	/* the marker serves one process at a time */
+	while (r + n <= nraise &&
+	       raise_target(r + n, nraise) == raise_target(r, nraise))
+		n++;
+	return n;
+}
+
 static unsigned long env_number(const char *name, unsigned long def)
 {
 	const char *v = getenv(name);
 
 	return v ? strtoul(v, NULL, 10) : def;
+}
+
+/* The @nraise raising sequences from @first: how many failed. */
+static int raising_groups(int first, unsigned long seed, int nraise)
+{
+	int r = 1, n, failed = 0;
+
+	for (; r <= nraise; first += n, r += n) {
+		n = group_size(r, nraise);
+		if (n == 1)
+			failed += one(first, NULL, seed * 1000003u + first, r,
+				      nraise) != 0;
+		else
+			failed += raise_group(first, n, seed, r, nraise);
+	}
+	return failed;
 }
 
 void run_sequences(void)
@@ -574,10 +745,11 @@ void run_sequences(void)
 		int nraise = raising_seqs(seqs);
 
 		ops = (unsigned long)seqs * SEQ_LEN + nraise * RAISE_TAIL;
-		for (id = 0; id < seqs; id++)
-			failed += one(id, NULL, seed * 1000003u + id,
-				      id >= seqs - nraise ?
-				      id - (seqs - nraise) + 1 : 0, nraise) != 0;
+		for (id = 0; id < seqs - nraise; id++)
+			failed += one(id, NULL, seed * 1000003u + id, 0,
+				      0) != 0;
+		failed += raising_groups(seqs - nraise, seed, nraise);
+		id = seqs;
 	}
 	report("sequences-end seed=%lu seqs=%d ops=%lu failed=%d ms=%ld\n",
 	       seed, id, replay ? 0 : ops, failed, now_ms() - start);

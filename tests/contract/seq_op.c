@@ -133,6 +133,24 @@ static int parse_args(const char *args, struct seq_op *op)
 	}
 }
 
+int seq_start_parse(const char *line, int *id, int *host, int *phase)
+{
+	char name[32];
+	int off = 0;
+
+	if (sscanf(line, "qs %d host=%x%n", id, host, &off) != 2 || !off)
+		return -1;
+	*phase = -1;
+	if (strspn(line + off, " \n") == strlen(line + off))
+		return 0;
+	if (sscanf(line + off, " phase=%31s", name) != 1)
+		return -1;
+	for (*phase = 0; *phase < seq_phases; (*phase)++)
+		if (!strcmp(name, seq_phase_name[*phase]))
+			return 0;
+	return -1;
+}
+
 int seq_op_parse(const char *text, struct seq_op *op)
 {
 	size_t len = strcspn(text, " \n");

@@ -86,6 +86,12 @@ extern const int seq_phases;
 char *seq_op_format(const struct seq_op *op, char *buf, size_t len);
 /* The reverse: 0, or -1 when @text is no operation. */
 int seq_op_parse(const char *text, struct seq_op *op);
+/*
+ * A sequence's start record, "qs ID host=HOST[ phase=NAME]": 0, with
+ * *@phase the phase the sysctl read at its start, or -1 where the record
+ * does not say; -1 if @line is no start record or names no phase.
+ */
+int seq_start_parse(const char *line, int *id, int *host, int *phase);
 /* A set of flags of every mount ("ee-6--": '-' is no mount) */
 void seq_flags_format(const int *flags, char *buf);
 int seq_flags_parse(const char *text, int *flags);

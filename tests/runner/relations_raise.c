@@ -17,8 +17,11 @@
  * first, so a boot goes up one phase at a time: the raise each relation
  * compares from is one step (legacy to warn, warn to implicit, implicit
  * to enforce), and a boot of A reaches B two steps up by way of the
- * phases between.  A boot raises once per phase, so these relations
- * compare one sequence from its raise and a few after it, not thousands.
+ * phases between.  The sysctl only goes up, so a boot raises once per
+ * phase; the raising sequences of one phase all wait for that one raise
+ * (initramfs/sequences.c), and each is compared from its own.  These
+ * relations compare a few sequences from their raise and a few after,
+ * not thousands.
  *
  * Before the raise the two boots run different phases and may part (a
  * fresh mount that A allows and B refuses, or that B gives flags A does

@@ -5,7 +5,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +12,8 @@
 #include "relations_run.h"
 #include "tap.h"
 
-static struct rseq *new_seq(struct rrun *r, int id, int host)
+/* @phase: the one it started in, -1 if its record does not say */
+static struct rseq *new_seq(struct rrun *r, int id, int host, int phase)
 {
 	if (r->n == r->cap) {
 		r->cap = r->cap ? 2 * r->cap : 256;
@@ -22,7 +22,7 @@ static struct rseq *new_seq(struct rrun *r, int id, int host)
 			abort();
 	}
 	/* a raise lasts for the rest of the boot */
-	int now = r->n ? r->seq[r->n - 1].to : r->phase;
+	int now = phase >= 0 ? phase : r->n ? r->seq[r->n - 1].to : r->phase;
 
 	r->seq[r->n] = (struct rseq){ .id = id, .host = host,
 				      .first = r->n_ops, .from = now,
@@ -113,56 +113,57 @@ static int parse_op(const char *line, int *id, struct rop *o)
 	return 0;
 }
 
+/* One record of @r's file: 0, or -1 if it is unreadable. */
+static int load_line(struct rrun *r, const char *line, int *cur)
+{
+	int id, host, status, started;
+	struct rop o;
+
+	if (!seq_start_parse(line, &id, &host, &started)) {
+		new_seq(r, id, host, started);
+		*cur = id;
+	} else if (!strncmp(line, "qs ", 3)) {
+		return -1;
+	} else if (!strncmp(line, "q ", 2)) {
+		if (parse_op(line, &id, &o) || id != *cur)
+			return -1;
+		add_op(r, &o);
+		note_warned(r, o.t, o.w + o.pw);
+	} else if (sscanf(line, "qe %d exit=%d", &id, &status) == 2) {
+		if (r->n && r->seq[r->n - 1].id == id)
+			r->seq[r->n - 1].exit = status;
+	} else if (made_from_parse(line, r->made_by, &r->n_made_by) &&
+		   sscanf(line, "sequences-end seed=%lu %*s ops=%ld",
+			  &r->seed, &r->end_ops) == 2) {
+		r->ended = 1;
+	}
+	return 0;
+}
+
 int rrun_load(struct rrun *r, const char *path, int phase, char *why,
 	      size_t len)
 {
-	FILE *f;
-	int cur = -1;
 	char line[1024];
-	int id, host, status;
+	int cur = -1, err = 0;
+	FILE *f;
 
 	r->path = path;
 	r->phase = phase;
-	r->raised_id = INT_MAX;
 	f = fopen(path, "r");
 	if (!f) {
 		snprintf(why, len, "%s: %s", r->path, strerror(errno));
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		struct rop o;
-
-		if (sscanf(line, "qs %d host=%x", &id, &host) == 2) {
-			new_seq(r, id, host);
-			cur = id;
-		} else if (!strncmp(line, "q ", 2)) {
-			if (parse_op(line, &id, &o) || id != cur) {
-				snprintf(why, len, "%s: unreadable record '%.*s'",
-					 r->path, (int)strcspn(line, "\n"), line);
-				fclose(f);
-				return -1;
-			}
-			add_op(r, &o);
-			note_warned(r, o.t, o.w + o.pw);
-			if (r->seq[r->n - 1].to > phase && id < r->raised_id)
-				r->raised_id = id;
-		} else if (sscanf(line, "qe %d exit=%d", &id, &status) == 2) {
-			if (r->n && r->seq[r->n - 1].id == id)
-				r->seq[r->n - 1].exit = status;
-		} else if (!made_from_parse(line, r->made_by, &r->n_made_by)) {
-			continue;
-		} else if (sscanf(line, "sequences-end seed=%lu %*s ops=%ld",
-				  &r->seed, &r->end_ops) == 2) {
-			r->ended = 1;
-		}
-	}
+	while (!err && fgets(line, sizeof(line), f))
+		err = load_line(r, line, &cur);
 	fclose(f);
-	if (!r->ended) {
+	if (err)
+		snprintf(why, len, "%s: unreadable record '%.*s'", r->path,
+			 (int)strcspn(line, "\n"), line);
+	else if (!r->ended)
 		snprintf(why, len, "%s: no sequences-end record: the run did not finish",
 			 r->path);
-		return -1;
-	}
-	return 0;
+	return err || !r->ended ? -1 : 0;
 }
 
 void rrun_free(struct rrun *r)
@@ -285,9 +286,9 @@ void rrun_relate(const struct rrun *ra, const struct rrun *rb,
 
 	for (i = 0; i < ra->n; i++) {
 		const struct rseq *sb = rrun_find_seq(rb, ra->seq[i].id);
-		int id = ra->seq[i].id;
 
-		if (stop_at_raise && (id > ra->raised_id || id > rb->raised_id))
+		if (stop_at_raise && sb &&
+		    (!rseq_unraised(ra, &ra->seq[i]) || !rseq_unraised(rb, sb)))
 			continue;	/* one of the boots runs another phase */
 		if (sb && sb->host == ra->seq[i].host)
 			compare_seq(ra, rb, &ra->seq[i], sb, stop_at_raise,

@@ -7,6 +7,7 @@
 #ifndef RELATIONS_RUN_H
 #define RELATIONS_RUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -56,15 +57,19 @@ struct rrun {
 	long n_ops, cap_ops;
 	long *warned;		/* when each warning line was seen */
 	int n_warned, cap_warned;
-	/*
-	 * The first sequence after which the boot runs another phase than
-	 * the run's: the one whose raise took the phase past it (the raise
-	 * lasts for the rest of the boot), or INT_MAX.
-	 */
-	int raised_id;
 	int n_made_by;		/* "host file": the boot's kernel, initramfs */
 	struct made_from made_by[2];
 };
+
+/*
+ * Whether sequence @s of @r started in the boot's own phase, before any
+ * raise (the raise lasts for the rest of the boot): up to its own raise it
+ * is held to that phase's promises.
+ */
+static inline bool rseq_unraised(const struct rrun *r, const struct rseq *s)
+{
+	return s->from == r->phase;
+}
 
 enum step { GO_ON, STOP, VIOLATION };
 

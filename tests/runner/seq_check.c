@@ -165,9 +165,12 @@ static void one_op(struct seq_tally *t, struct cursor *c, const char *line)
 static void one_line(struct seq_tally *t, struct cursor *c,
 		     enum seq_mutation mutation, const char *line)
 {
-	int id, host, status;
+	int id, host, status, started;
 
-	if (sscanf(line, "qs %d host=%x", &id, &host) == 2) {
+	if (!seq_start_parse(line, &id, &host, &started)) {
+		/* a raise lasts until the next boot, unless the record says */
+		if (started >= 0)
+			c->phase = started;
 		memset(&c->cur, 0, sizeof(c->cur));
 		c->cur.id = id;
 		c->cur.host = host;
@@ -188,6 +191,10 @@ static void one_line(struct seq_tally *t, struct cursor *c,
 		}
 		if (c->walk < 0)
 			part(t, c, "no 'start RELEASE' line before the sequences: the model does not know the kernel's walk");
+	} else if (!strncmp(line, "qs ", 3)) {
+		memset(&c->cur, 0, sizeof(c->cur));
+		c->open = 1;
+		part(t, c, "%s: a start record the host cannot read", line);
 	} else if (!strncmp(line, "start ", 6)) {
 		enum seq_walk walk;
 

@@ -166,9 +166,11 @@ static int pick_violation(struct rshrink *sh, const char *const paths[2],
 	}
 	for (i = 0; i < sh->run[0].n; i++) {
 		const struct rseq *s = &sh->run[0].seq[i];
+		const struct rseq *o = rrun_find_seq(&sh->run[1], s->id);
 
-		if (s->id > sh->run[0].raised_id || s->id > sh->run[1].raised_id)
-			break;
+		if (!o || !rseq_unraised(&sh->run[0], s) ||
+		    !rseq_unraised(&sh->run[1], o))
+			continue;	/* one of the boots runs another phase */
 		n = rrun_violation(&sh->run[0], &sh->run[1], s->id, sh->check,
 				   &t);
 		if (n > 0 && (!found || (longest ? n > pick->n : n < pick->n))) {

@@ -391,6 +391,100 @@ static void test_raise(void)
 }
 
 /*
+ * A raising group: sequences 9 and 10 both started under warn and waited
+ * for one raise to implicit (initramfs/sequences.c), their start records
+ * say so.  Each is compared from its own raise; with the phase carried
+ * from the sequence before, sequence 10 would pass for implicit's all
+ * along.
+ */
+static void test_raise_group(void)
+{
+	static struct tally t[N_RELATIONS];
+	const int rel = N_PHASE_RELATIONS + 3;	/* warn to implicit */
+	const char *const ops[3] = {
+		"bindremount 4 e ret=0 m=----ee p=3 l=----ee w=0 pw=0",
+		raised[0], raised[1],
+	};
+	char why[512] = "";
+	long from[2];
+	int said, err = 0;
+
+	for (said = 0; said < 2; said++) {
+		const char *start[2] = { said ? " phase=warn" : "",
+					 said ? " phase=implicit" : "" };
+		struct runs r;
+		FILE *f;
+		int i, k;
+
+		make_runs(&r, agreeing);
+		for (k = 0; k < 2; k++) {
+			f = fopen(r.path[k ? PHASE_IMPLICIT : PHASE_WARN], "a");
+			if (!f)
+				abort();
+			for (i = 0; i < 6; i++) {
+				if (i % 3 == 0)
+					fprintf(f, "qs %d host=e%s\n",
+						9 + i / 3, start[k]);
+				fprintf(f, "q %d %d %s s=%d t=%d\n", 9 + i / 3,
+					i % 3, ops[i % 3], 3000 + i, 3000 + i);
+			}
+			fclose(f);
+		}
+		err |= relations_check(r.paths, t, why, sizeof(why));
+		remove_runs(&r);
+		from[said] = t[rel].from_raise;
+		err |= violations(t);
+	}
+	tap(!err && from[1] == 2 && from[0] == 1,
+	    "relations: each sequence of a raising group is compared from its own raise (%ld; %ld where the phase is carried) %s",
+	    from[1], from[0], why);
+}
+
+/*
+ * The same group, in legacy's boot and warn's: sequence 10, the group's
+ * second, made its fresh mount before the group's raise, so warn = legacy
+ * holds it to legacy's read-only lock, which it lacks under warn.
+ */
+static void test_group_before_raise(void)
+{
+	static struct tally t[N_RELATIONS];
+	const char *const legacy_ops[3] = {
+		"raise implicit ret=0 m=----ee p=3 l=----ee w=0 pw=0",
+		"mount proc 0 e ret=0 m=e-e-ee p=3 l=1-1-ee w=0 pw=0",
+		"raise implicit ret=0 m=e-e-ee p=3 l=1-1-ee w=0 pw=0",
+	};
+	const char *const warn_ops[3] = {
+		legacy_ops[0],
+		"mount proc 0 e ret=0 m=e-e-ee p=3 l=0-0-ee w=0 pw=0",
+		"raise implicit ret=0 m=e-e-ee p=3 l=0-0-ee w=0 pw=0",
+	};
+	char why[512] = "";
+	struct runs r;
+	FILE *f;
+	int k, err;
+
+	make_runs(&r, agreeing);
+	for (k = 0; k < 2; k++) {
+		const char *const *ops = k ? warn_ops : legacy_ops;
+
+		f = fopen(r.path[k ? PHASE_WARN : PHASE_LEGACY], "a");
+		if (!f)
+			abort();
+		fprintf(f, "qs 9 host=e phase=%s\nq 9 0 %s s=3000 t=3000\n",
+			all_modes[k], ops[0]);
+		fprintf(f, "qs 10 host=e phase=%s\n", all_modes[k]);
+		fprintf(f, "q 10 0 %s s=3001 t=3001\nq 10 1 %s s=3002 t=3002\n",
+			ops[1], ops[2]);
+		fclose(f);
+	}
+	err = relations_check(r.paths, t, why, sizeof(why));
+	remove_runs(&r);
+	tap(!err && red(t) == 0 && strstr(t[0].kept[0], "sequence 10"),
+	    "relations: a group's later sequence is held to its boot's phase up to its raise (%s)",
+	    err ? why : t[0].violations ? t[0].kept[0] : "no violation");
+}
+
+/*
  * A later sequence of the raised boot, all of it under the new phase:
  * made as the old phase would make it, it turns the relation red.
  */
@@ -428,6 +522,7 @@ static void test_bad_runs(void)
 	static struct tally t[N_RELATIONS];
 	char why[512];
 	struct runs r;
+	FILE *f;
 	int err;
 
 	make_runs(&r, agreeing);
@@ -439,6 +534,15 @@ static void test_bad_runs(void)
 	err = relations_check(r.paths, t, why, sizeof(why));
 	tap(err && strstr(why, "did not finish"),
 	    "relations: an unfinished run is refused: %s", why);
+	write_run(&r, PHASE_ENFORCE, agreeing[PHASE_ENFORCE], 1, 1, 0);
+	f = fopen(r.path[PHASE_ENFORCE], "a");
+	if (!f)
+		abort();
+	fprintf(f, "qs 9 host=e phase=lenient\n");
+	fclose(f);
+	err = relations_check(r.paths, t, why, sizeof(why));
+	tap(err && strstr(why, "unreadable record 'qs 9 host=e phase=lenient'"),
+	    "relations: a start record with a phase of none of ours is refused: %s", why);
 	unlink(r.path[PHASE_ENFORCE]);
 	err = relations_check(r.paths, t, why, sizeof(why));
 	tap(err && strstr(why, r.path[PHASE_ENFORCE]),
@@ -621,6 +725,8 @@ void test_relations(void)
 	test_bad_runs();
 	test_raised_boot();
 	test_raise();
+	test_raise_group();
+	test_group_before_raise();
 	test_after_raise();
 	test_trees();
 	test_trees_unsaid();

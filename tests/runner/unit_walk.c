@@ -203,10 +203,58 @@ static void test_check_walk(void)
 	    on612, on73, on61, none);
 }
 
+/*
+ * A raising group (initramfs/sequences.c): sequence 1 started under warn
+ * before sequence 0 raised to implicit, and its start record says so
+ * (@said), then made a fresh proc mount with no flags, as warn makes it:
+ * how many sequences the checker says disagree.
+ */
+static int check_group(int said)
+{
+	static const char *const ops0[] = { "raise implicit" };
+	char path[] = "/tmp/unit-walk-XXXXXX", text[80], res[48];
+	struct seq_state s;
+	struct seq_result r;
+	struct seq_tally t;
+	struct seq_op op;
+	int fd = mkstemp(path);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+	if (!f || seq_op_parse(ops0[0], &op))
+		return -1;
+	fprintf(f, "start 7.3.4\nqs 0 host=a phase=warn\n");
+	seq_init(&s, PHASE_WARN, 0xa, SEQ_TRUE, SEQ_WALK_LIST);
+	r = seq_apply(&s, &op);
+	seq_result_format(&r, res, sizeof(res));
+	fprintf(f, "q 0 0 %s ret=%s\nqe 0 exit=0\n",
+		seq_op_format(&op, text, sizeof(text)), res);
+	fprintf(f, "qs 1 host=a%s\n", said ? " phase=warn" : "");
+	seq_init(&s, PHASE_WARN, 0xa, SEQ_TRUE, SEQ_WALK_LIST);
+	op = (struct seq_op){ .kind = SQ_MOUNT, .fs = 0, .dst = 0, .flags = 0 };
+	r = seq_apply(&s, &op);
+	seq_result_format(&r, res, sizeof(res));
+	fprintf(f, "q 1 0 %s ret=%s\nqe 1 exit=0\n",
+		seq_op_format(&op, text, sizeof(text)), res);
+	fclose(f);
+	fd = seq_check_file(path, PHASE_WARN, SEQ_TRUE, &t, NULL, NULL);
+	unlink(path);
+	return fd ? -1 : t.disagreements;
+}
+
+static void test_check_group(void)
+{
+	int said = check_group(1), carried = check_group(0);
+
+	tap(said == 0 && carried == 1,
+	    "seq check: a sequence whose start record says warn is checked as warn after another raised to implicit (%d disagreements; %d where the phase is carried)",
+	    said, carried);
+}
+
 void test_seq_walk(const char *spec_path)
 {
 	test_walk_of();
 	test_two_trees();
 	test_spec_any_walk(spec_path);
 	test_check_walk();
+	test_check_group();
 }
