@@ -77,6 +77,21 @@ static void made_from_record(FILE *f)
 		size);
 }
 
+/* Append @fmt's records to the run at @path. */
+static void __attribute__((format(printf, 2, 3)))
+append(const char *path, const char *fmt, ...)
+{
+	FILE *f = fopen(path, "a");
+	va_list ap;
+
+	if (!f)
+		abort();
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}
+
 static void write_run(struct runs *r, int m, const char *const ops[3],
 		      unsigned long seed, int ended, int warned_before)
 {
@@ -297,18 +312,14 @@ static const char *const raised[3] = {
 static void add_seq9(const char *path, const char *const ops[3], int n,
 		     int exit)
 {
-	FILE *f = fopen(path, "a");
 	int i;
 
-	if (!f)
-		abort();
-	fprintf(f, "qs 9 host=e\n");
+	append(path, "qs 9 host=e\n");
 	for (i = 0; i < n; i++)
-		fprintf(f, "q 9 %d %s s=%d t=%d\n", i, ops[i], 3000 + i,
-			3000 + i);
+		append(path, "q 9 %d %s s=%d t=%d\n", i, ops[i], 3000 + i,
+		       3000 + i);
 	if (exit >= 0)
-		fprintf(f, "qe 9 exit=%d ms=9\n", exit);
-	fclose(f);
+		append(path, "qe 9 exit=%d ms=9\n", exit);
 }
 
 static void add_raising(const char *path, const char *const ops[3])
@@ -413,23 +424,19 @@ static void test_raise_group(void)
 		const char *start[2] = { said ? " phase=warn" : "",
 					 said ? " phase=implicit" : "" };
 		struct runs r;
-		FILE *f;
 		int i, k;
 
 		make_runs(&r, agreeing);
-		for (k = 0; k < 2; k++) {
-			f = fopen(r.path[k ? PHASE_IMPLICIT : PHASE_WARN], "a");
-			if (!f)
-				abort();
+		for (k = 0; k < 2; k++)
 			for (i = 0; i < 6; i++) {
+				const char *p = r.path[k ? PHASE_IMPLICIT : PHASE_WARN];
+
 				if (i % 3 == 0)
-					fprintf(f, "qs %d host=e%s\n",
-						9 + i / 3, start[k]);
-				fprintf(f, "q %d %d %s s=%d t=%d\n", 9 + i / 3,
-					i % 3, ops[i % 3], 3000 + i, 3000 + i);
+					append(p, "qs %d host=e%s\n", 9 + i / 3,
+					       start[k]);
+				append(p, "q %d %d %s s=%d t=%d\n", 9 + i / 3,
+				       i % 3, ops[i % 3], 3000 + i, 3000 + i);
 			}
-			fclose(f);
-		}
 		err |= relations_check(r.paths, t, why, sizeof(why));
 		remove_runs(&r);
 		from[said] = t[rel].from_raise;
@@ -460,22 +467,17 @@ static void test_group_before_raise(void)
 	};
 	char why[512] = "";
 	struct runs r;
-	FILE *f;
 	int k, err;
 
 	make_runs(&r, agreeing);
 	for (k = 0; k < 2; k++) {
 		const char *const *ops = k ? warn_ops : legacy_ops;
 
-		f = fopen(r.path[k ? PHASE_WARN : PHASE_LEGACY], "a");
-		if (!f)
-			abort();
-		fprintf(f, "qs 9 host=e phase=%s\nq 9 0 %s s=3000 t=3000\n",
-			all_modes[k], ops[0]);
-		fprintf(f, "qs 10 host=e phase=%s\n", all_modes[k]);
-		fprintf(f, "q 10 0 %s s=3001 t=3001\nq 10 1 %s s=3002 t=3002\n",
-			ops[1], ops[2]);
-		fclose(f);
+		append(r.path[k ? PHASE_WARN : PHASE_LEGACY],
+		       "qs 9 host=e phase=%s\nq 9 0 %s s=3000 t=3000\n"
+		       "qs 10 host=e phase=%s\nq 10 0 %s s=3001 t=3001\n"
+		       "q 10 1 %s s=3002 t=3002\n",
+		       all_modes[k], ops[0], all_modes[k], ops[1], ops[2]);
 	}
 	err = relations_check(r.paths, t, why, sizeof(why));
 	remove_runs(&r);
@@ -495,20 +497,15 @@ static void test_after_raise(void)
 	const char *later[3] = { agreeing[PHASE_WARN][0], raised[2], raised[2] };
 	char why[512] = "";
 	struct runs r;
-	FILE *f;
 	int err, i;
 
 	make_runs(&r, agreeing);
 	add_raising(r.path[PHASE_WARN], raised);
 	add_raising(r.path[PHASE_IMPLICIT], raised);
-	for (i = 0; i < 2; i++) {
-		f = fopen(r.path[i ? PHASE_IMPLICIT : PHASE_WARN], "a");
-		if (!f)
-			abort();
-		fprintf(f, "qs 10 host=e\nq 10 0 %s s=4000 t=4000\n",
-			i ? agreeing[PHASE_IMPLICIT][0] : later[0]);
-		fclose(f);
-	}
+	for (i = 0; i < 2; i++)
+		append(r.path[i ? PHASE_IMPLICIT : PHASE_WARN],
+		       "qs 10 host=e\nq 10 0 %s s=4000 t=4000\n",
+		       i ? agreeing[PHASE_IMPLICIT][0] : later[0]);
 	err = relations_check(r.paths, t, why, sizeof(why));
 	remove_runs(&r);
 	tap(!err && red(t) == rel && strstr(t[rel].kept[0], "sequence 10"),
@@ -522,7 +519,6 @@ static void test_bad_runs(void)
 	static struct tally t[N_RELATIONS];
 	char why[512];
 	struct runs r;
-	FILE *f;
 	int err;
 
 	make_runs(&r, agreeing);
@@ -535,11 +531,7 @@ static void test_bad_runs(void)
 	tap(err && strstr(why, "did not finish"),
 	    "relations: an unfinished run is refused: %s", why);
 	write_run(&r, PHASE_ENFORCE, agreeing[PHASE_ENFORCE], 1, 1, 0);
-	f = fopen(r.path[PHASE_ENFORCE], "a");
-	if (!f)
-		abort();
-	fprintf(f, "qs 9 host=e phase=lenient\n");
-	fclose(f);
+	append(r.path[PHASE_ENFORCE], "qs 9 host=e phase=lenient\n");
 	err = relations_check(r.paths, t, why, sizeof(why));
 	tap(err && strstr(why, "unreadable record 'qs 9 host=e phase=lenient'"),
 	    "relations: a start record with a phase of none of ours is refused: %s", why);
