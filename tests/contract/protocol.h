@@ -45,8 +45,12 @@ static inline int is_change_op(enum op op)
 	return op == OP_REMOUNT || op == OP_BIND_REMOUNT || op == OP_SETATTR;
 }
 
-/* The series' warning line starts so (mnt_warn_cleared(), patch 2). */
+/*
+ * The series' warning line starts so (mnt_warn_cleared(), patch 2), and
+ * so does the sysctl's notice of a raise (patch 7), which says this.
+ */
 #define WARNING_PREFIX "VFS: process '"
+#define RAISE_NOTICE "raised the proc and sysfs mount flags phase "
 
 /*
  * What the rate limits suppressed (mnt_warn_report(), patch 14): a user

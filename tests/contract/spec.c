@@ -340,7 +340,7 @@ void expected_raise(const struct result *r, const char *old, const char *new,
 		    char *buf, size_t len)
 {
 	snprintf(buf, len,
-		 "VFS: process 'mnt-raise' (pid %d) raised the proc and sysfs mount flags phase from %s to %s",
+		 "VFS: process 'mnt-raise' (pid %d) " RAISE_NOTICE "from %s to %s",
 		 r->raiser, old, new);
 }
 
@@ -356,6 +356,12 @@ void expected_unknown(const char *value, const char *kept, char *buf,
 bool is_warning(const char *line)
 {
 	return !strncmp(line, WARNING_PREFIX, strlen(WARNING_PREFIX));
+}
+
+/* Of the lines is_warning() takes, the sysctl's notice of a raise. */
+bool is_raise_notice(const char *line)
+{
+	return is_warning(line) && strstr(line, RAISE_NOTICE);
 }
 
 bool is_splat(const char *line)

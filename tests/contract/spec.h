@@ -272,7 +272,9 @@ void expected_unknown(const char *value, const char *kept, char *buf,
 struct verdict judge(const struct cell *c, const struct result *r);
 const char *outcome_name(enum outcome o);
 bool is_splat(const char *line);
-bool is_warning(const char *line);	/* the series' warning line */
+/* A line of the series: a warning, or the sysctl's notice of a raise */
+bool is_warning(const char *line);
+bool is_raise_notice(const char *line);
 /*
  * A rate limit's account of a user namespace, "VFS: user:[I] had N more
  * ... suppressed": N, with I in *@userns; or -1 for any other line.

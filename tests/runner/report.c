@@ -15,6 +15,7 @@ struct shown {
 	const struct result *r;
 	char text[128];		/* "allowed nosuid,nodev" ... */
 	char warning[512];	/* the first warning line, if any */
+	char notice[512];	/* the first notice of a raise, if any */
 };
 
 /* Row @row of @run, judged against the spec's column @mode. */
@@ -38,12 +39,14 @@ static void show_run(const struct matrix *m, const struct run *run, int row,
 	else
 		snprintf(s->text, sizeof(s->text), "%s %s",
 			 outcome_name(s->v.seen), flags);
-	for (i = 0; i < s->r->n_lines; i++)
-		if (is_warning(s->r->lines[i])) {
-			snprintf(s->warning, sizeof(s->warning), "%s",
-				 s->r->lines[i]);
-			break;
-		}
+	for (i = 0; i < s->r->n_lines; i++) {
+		const char *l = s->r->lines[i];
+		char *to = is_raise_notice(l) ? s->notice :
+			   is_warning(l) ? s->warning : NULL;
+
+		if (to && !to[0])
+			snprintf(to, sizeof(s->warning), "%s", l);
+	}
 }
 
 static void show(const struct matrix *m, int row, int mode, struct shown *s)
@@ -227,13 +230,17 @@ static void md_warnings_and_mismatches(const struct matrix *m, FILE *f)
 	char line[1024];
 	int i, j, n = 0;
 
-	fprintf(f, "\n## Warning lines logged by the warn variant\n\n(The pid and the user namespace as `N`; matrix.json has each line as logged.)\n\n");
+	fprintf(f, "\n## Warning lines logged by the warn variant\n\n(The pid and the user namespace as `N`; matrix.json has each line as logged.  A row that raised the phase gives the sysctl's notice of it, as such.)\n\n");
 	j = PHASE_WARN;
 	for (i = 0; m->run[j] && i < m->spec->n; i++) {
 		show(m, i, j, &s);
 		if (s.warning[0])
 			fprintf(f, "- `%s`: `%s`\n", m->spec->row[i].name,
 				without_pid(s.warning, line, sizeof(line)));
+		if (s.notice[0])
+			fprintf(f, "- `%s`, the notice of its raise: `%s`\n",
+				m->spec->row[i].name,
+				without_pid(s.notice, line, sizeof(line)));
 	}
 	fprintf(f, "\n## Mismatches\n\n");
 	for (j = 0; j < MAX_MODES; j++)
@@ -342,11 +349,17 @@ static void html_cell(const struct matrix *m, int i, int j, FILE *f)
 	show(m, i, j, &s);
 	format_cell(&m->spec->row[i].cell[j], exp, sizeof(exp));
 	fprintf(f, "<td class=\"%s\" title=\"", s.v.pass ? "ok" : "bad");
-	html_str(f, s.warning[0] ? s.warning : "no warning");
+	html_str(f, s.warning[0] ? s.warning :
+		    s.notice[0] ? s.notice : "no warning");
 	fprintf(f, "\">%s", s.text);
 	if (s.warning[0]) {
 		fprintf(f, "<small>");
 		html_str(f, s.warning);
+		fprintf(f, "</small>");
+	}
+	if (s.notice[0]) {
+		fprintf(f, "<small>the notice of its raise: ");
+		html_str(f, s.notice);
 		fprintf(f, "</small>");
 	}
 	if (!s.v.pass) {
@@ -467,6 +480,8 @@ int report_json(const struct matrix *m, FILE *f)
 			fprintf(f, ", \"matches_spec\": %s, \"warning\": ",
 				s.v.pass ? "true" : "false");
 			json_str(f, s.warning);
+			fprintf(f, ", \"raise_notice\": ");
+			json_str(f, s.notice);
 			fprintf(f, ", \"why\": ");
 			json_str(f, s.v.why);
 			fprintf(f, "}");

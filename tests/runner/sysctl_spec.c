@@ -10,7 +10,7 @@
 #define HEADER_FIRST "boot parameter"
 #define CELLS 4
 /* The kernel's notice of a raise (patch 7), and who must have written it */
-#define NOTICE "raised the proc and sysfs mount flags phase "
+#define NOTICE RAISE_NOTICE
 #define WRITER "process 'systemd-sysctl'"
 #define KEY "proc_sysfs_mount_flags"
 /* systemd-sysctl's line for a write that failed (src/sysctl/sysctl.c) */

@@ -25,6 +25,7 @@
 #include "unit_tools.h"
 #include "unit_fleet.h"
 #include "unit_relations.h"
+#include "unit_report.h"
 #include "unit_walk.h"
 #include "verdicts.h"
 
@@ -729,5 +730,6 @@ int main(int argc, char **argv)
 	test_verdicts();
 	test_tool_spec(argv[1]);
 	test_system(argv[1]);
+	test_report(&spec);
 	return tap_end();
 }
