@@ -33,15 +33,11 @@
 
 static void report_phase(const char *when)
 {
-	char buf[32] = "";
-	int fd = open("/proc/sys/fs/proc_sysfs_mount_flags", O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	char buf[32];
 
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	buf[strcspn(buf, " \n")] = '\0';
-	report("docs-phase %s %s\n", when, *buf ? buf : "-");
+	if (sysctl_read(buf, sizeof(buf)) || !*buf)
+		snprintf(buf, sizeof(buf), "-");
+	report("docs-phase %s %s\n", when, buf);
 }
 
 /* Run @argv to its end: its exit status, -1 if it could not start. */

@@ -269,11 +269,13 @@ static void write_proc(const char *path, const char *text)
 	close(fd);
 }
 
-/* Write @value to fs.proc_sysfs_mount_flags: 0 or the errno. */
+/* fs.proc_sysfs_mount_flags, under the guest's own /proc */
+#define SYSCTL_PHASE "sys/fs/proc_sysfs_mount_flags"
+
 /* The phase the sysctl reads, into @buf: 0, or the errno of the read. */
 int sysctl_read(char *buf, size_t len)
 {
-	int fd = openat(procfd, "sys/fs/proc_sysfs_mount_flags", O_RDONLY);
+	int fd = openat(procfd, SYSCTL_PHASE, O_RDONLY);
 	ssize_t n;
 	int err;
 
@@ -292,7 +294,7 @@ int sysctl_read(char *buf, size_t len)
 /* Write @value to fs.proc_sysfs_mount_flags: 0 or the errno. */
 int sysctl_write(const char *value)
 {
-	int fd = openat(procfd, "sys/fs/proc_sysfs_mount_flags", O_WRONLY);
+	int fd = openat(procfd, SYSCTL_PHASE, O_WRONLY);
 	int err = 0;
 
 	if (fd < 0)

@@ -147,7 +147,7 @@ static int nest(struct seen *s)
 
 static int warning_line(const char *line)
 {
-	return !strncmp(line, "VFS: process '", 14) &&
+	return !strncmp(line, WARNING_PREFIX, strlen(WARNING_PREFIX)) &&
 	       strstr(line, " clears ") != NULL;
 }
 
@@ -657,18 +657,16 @@ static int raise_group(int first, int n, unsigned long seed, int raising,
 		       int nraise)
 {
 	struct member m[RAISING_SEQS];
-	bool waiting[RAISING_SEQS];
 	int i, asked = 0, failed = 0;
 	const char *to = seq_phase_name[raise_target(raising, nraise)];
 	unsigned char err = 0;
 	struct raiser rz;
 
 	for (i = 0; i < n; i++) {
-		waiting[i] = member_start(&m[i], first + i,
-					  seed * 1000003u + first + i,
-					  raising + i, nraise);
-		asked += waiting[i];
-		if (!waiting[i])
+		if (member_start(&m[i], first + i, seed * 1000003u + first + i,
+				 raising + i, nraise))
+			asked++;
+		else
 			failed += member_end(&m[i], first + i) != 0;
 	}
 	if (asked) {
@@ -677,8 +675,8 @@ static int raise_group(int first, int n, unsigned long seed, int raising,
 		raiser_stop(&rz);
 	}
 	for (i = 0; i < n; i++) {
-		if (!waiting[i])
-			continue;
+		if (!m[i].asked)
+			continue;	/* ended above */
 		/* One that died since it asked fails by its own status. */
 		if (write(m[i].answer, &err, 1) != 1)
 			kill(m[i].pid, SIGKILL);

@@ -9,8 +9,7 @@
 
 #define HEADER_FIRST "boot parameter"
 #define CELLS 4
-/* The kernel's notice of a raise (patch 7), and who must have written it */
-#define NOTICE RAISE_NOTICE
+/* Who must have written the kernel's notice of a raise (RAISE_NOTICE) */
 #define WRITER "process 'systemd-sysctl'"
 #define KEY "proc_sysfs_mount_flags"
 /* systemd-sysctl's line for a write that failed (src/sysctl/sysctl.c) */
@@ -159,7 +158,7 @@ static const char *find_notice(const struct run *run)
 	int i;
 
 	for (i = 0; i < run->n_sys_kmsg; i++)
-		if (strstr(run->sys_kmsg[i], NOTICE))
+		if (strstr(run->sys_kmsg[i], RAISE_NOTICE))
 			return run->sys_kmsg[i];
 	return NULL;
 }
@@ -181,7 +180,7 @@ void sysctl_judge(struct verdicts *v, const struct sysctl_case *c,
 	const char *seen = find_notice(run), *said = find_log(run, KEY);
 	char want[128];
 
-	snprintf(want, sizeof(want), NOTICE "%s", c->notice);
+	snprintf(want, sizeof(want), RAISE_NOTICE "%s", c->notice);
 	verdict(v, run->ended, "sysctl.d %s over %s: psmf-system ran to its end (%s)",
 		c->file, c->boot, run->end);
 	verdict(v, !strcmp(run->sys_sysctl_d, c->file),
@@ -222,13 +221,13 @@ void sysctl_judge(struct verdicts *v, const struct sysctl_case *c,
 
 void sysctl_md_row(FILE *f, const struct sysctl_case *c, const struct run *run)
 {
-	const char *seen = find_notice(run), *from = seen ? strstr(seen, NOTICE) : NULL;
+	const char *seen = find_notice(run), *from = seen ? strstr(seen, RAISE_NOTICE) : NULL;
 	const char *result = run->sys_sysctl_unit[0] ? run->sys_sysctl_unit + strlen("Result=") : "unsaid";
 
 	fprintf(f, "| %s | %s | %s | ", c->boot, c->file,
 		run->sys_phase[0] ? run->sys_phase : "unread");
 	if (from)
-		fprintf(f, "%s%s | ", from + strlen(NOTICE),
+		fprintf(f, "%s%s | ", from + strlen(RAISE_NOTICE),
 			strstr(seen, WRITER) ? ", by systemd-sysctl" : ", by another process");
 	else
 		fprintf(f, "none | ");
