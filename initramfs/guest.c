@@ -305,38 +305,6 @@ int sysctl_write(const char *value)
 	return err;
 }
 
-/* A wait status as a shell's $?: the exit code, or 128 + the signal. */
-static int exit_code(int status)
-{
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-int wait_child(pid_t pid)
-{
-	int status;
-
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return exit_code(status);
-}
-
-int wait_child_within(pid_t pid, long ms)
-{
-	long start = now_ms();
-	int status = 0;
-
-	while (waitpid(pid, &status, WNOHANG) != pid) {
-		if (now_ms() - start > ms) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			return -1;
-		}
-		usleep(20000);
-	}
-	return exit_code(status);
-}
-
 /*
  * Fork with a pipe from the child to the parent: *fd is the write end in
  * the child (fork_pipe() returns 0), the read end in the parent (it

@@ -63,9 +63,14 @@ int mounts_flags(const char *const *paths, int n, int *flags);
 int mount_option_flags(char *opts);
 int global_pid(void);
 unsigned int userns_inum(void);
+/* children.c: a child's exit code as a shell's $?, or -1 */
 int wait_child(pid_t pid);
-/* The same, killing the child after @ms: then -1. */
+/* The same, killing the child (and its group) after @ms: then -1. */
 int wait_child_within(pid_t pid, long ms);
+/* fork(), the child leading a process group of its own */
+pid_t fork_group(void);
+/* SIGKILL to @pid and to its group, if it leads one */
+void kill_group(pid_t pid);
 pid_t fork_pipe(int *fd);
 void host_layout(int host);
 void enter_userns(void);

@@ -556,7 +556,7 @@ static int one(int id, char *replay, unsigned int seed, int raising,
 	pid_t pid;
 
 	marker_open(&marker);
-	pid = fork();
+	pid = fork_group();
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
@@ -621,7 +621,7 @@ static bool member_start(struct member *m, int id, unsigned int seed,
 	m->out = tmpfile();
 	if (!m->out || pipe(ask) || pipe(answer))
 		die("a raising group's pipes and files");
-	m->pid = fork();
+	m->pid = fork_group();
 	if (m->pid < 0)
 		die("fork");
 	if (m->pid == 0) {
@@ -679,7 +679,7 @@ static int raise_group(int first, int n, unsigned long seed, int raising,
 			continue;	/* ended above */
 		/* One that died since it asked fails by its own status. */
 		if (write(m[i].answer, &err, 1) != 1)
-			kill(m[i].pid, SIGKILL);
+			kill_group(m[i].pid);
 		failed += member_end(&m[i], first + i) != 0;
 	}
 	return failed;
