@@ -75,6 +75,7 @@ static int run(const char *build_seconds)
 	"{\"name\": \"debug_trees\", \"value\": [\"none\"]}," \
 	"{\"name\": \"sequence_trees\", \"value\": [\"6.1\"]}," \
 	"{\"name\": \"system_trees\", \"value\": [\"6.12\"]}," \
+	"{\"name\": \"system_phases\", \"value\": [\"legacy\", \"warn\"]}," \
 	"{\"name\": \"seq_ops\", \"value\": 50000}," \
 	"{\"name\": \"overrides\", \"value\": \"next\"}]\n"
 
@@ -118,7 +119,7 @@ static void good(void)
 	tap(strstr(s, "| the main job's suites (matrix, userspace, system), summed | 50 s") != NULL,
 	   "the main job's time: 12.4 + 30.0 + 8.0, not the suite 'matrixx'");
 	tap(strstr(s, "`-Dtrees=6.1,6.12`") && strstr(s, "`-Dseq_ops=50000`") &&
-	    strstr(s, "`-Doverrides=next`"),
+	    strstr(s, "`-Dsystem_phases=legacy,warn`") && strstr(s, "`-Doverrides=next`"),
 	   "the build's options as one passes them");
 	tap(strstr(s, "| the test command, `tests/run-tests` | 1354 s (22 min 34 s) |") != NULL,
 	   "the test command's time: build and tests");
