@@ -50,8 +50,28 @@ pid_t fork_group(void)
 /* Kill @pid, and its process group if it leads one (fork_group()). */
 void kill_group(pid_t pid)
 {
+	if (pid <= 0)
+		return;		/* kill(-1) or kill(0) would hit far more */
 	kill(-pid, SIGKILL);	/* ESRCH: it leads none */
 	kill(pid, SIGKILL);
+}
+
+/*
+ * Kill @pid's group and wait until it is gone: its other members, the pid
+ * namespace's first process among them, were orphaned to us (PID 1, or a
+ * subreaper) and may still be dying, a mount call of theirs still
+ * logging.  Only then may the next sequence start.
+ */
+static int end_group(pid_t pid)
+{
+	int status = 0, other;
+
+	kill_group(pid);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	while (waitpid(-pid, &other, 0) > 0 || errno == EINTR)
+		;
+	return -1;
 }
 
 int wait_child_within(pid_t pid, long ms)
@@ -60,11 +80,8 @@ int wait_child_within(pid_t pid, long ms)
 	int status = 0;
 
 	while (waitpid(pid, &status, WNOHANG) != pid) {
-		if (now_ms() - start > ms) {
-			kill_group(pid);
-			waitpid(pid, &status, 0);
-			return -1;
-		}
+		if (now_ms() - start > ms)
+			return end_group(pid);
 		usleep(20000);
 	}
 	return exit_code(status);

@@ -33,7 +33,11 @@ static int run_program(const char *path)
 	fd = open(UPSTREAM_OUT, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
 		die(UPSTREAM_OUT);
-	/* mkfs.ext4 and mount(8) of a test that ran out of time end with it */
+	/*
+	 * A program that runs out of time ends with its group; the kselftest
+	 * harness puts each of its tests in a group of its own, and ends
+	 * those itself at its own time limit.
+	 */
 	pid = fork_group();
 	if (pid < 0)
 		die("fork");
