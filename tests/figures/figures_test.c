@@ -77,7 +77,8 @@ static int run(const char *build_seconds)
 	"{\"name\": \"system_trees\", \"value\": [\"6.12\"]}," \
 	"{\"name\": \"system_phases\", \"value\": [\"legacy\", \"warn\"]}," \
 	"{\"name\": \"seq_ops\", \"value\": 50000}," \
-	"{\"name\": \"overrides\", \"value\": \"next\"}]\n"
+	"{\"name\": \"overrides\", \"value\": \"next\"}," \
+	"{\"name\": \"lava_phases\", \"value\": \"last\"}]\n"
 
 #define TEST(name, result, secs, out) \
 	"{\"name\": \"p:" name "\", \"result\": \"" result "\", " \
@@ -119,7 +120,8 @@ static void good(void)
 	tap(strstr(s, "| the main job's suites (matrix, userspace, system), summed | 50 s") != NULL,
 	   "the main job's time: 12.4 + 30.0 + 8.0, not the suite 'matrixx'");
 	tap(strstr(s, "`-Dtrees=6.1,6.12`") && strstr(s, "`-Dseq_ops=50000`") &&
-	    strstr(s, "`-Dsystem_phases=legacy,warn`") && strstr(s, "`-Doverrides=next`"),
+	    strstr(s, "`-Dsystem_phases=legacy,warn`") && strstr(s, "`-Doverrides=next`") &&
+	    strstr(s, "`-Dlava_phases=last`"),
 	   "the build's options as one passes them");
 	tap(strstr(s, "| the test command, `tests/run-tests` | 1354 s (22 min 34 s) |") != NULL,
 	   "the test command's time: build and tests");
