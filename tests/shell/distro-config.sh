@@ -4,7 +4,7 @@
 # compiles: under every mode where the config fixes the phase at build
 # time (IS_ENABLED() of each phase decides what is compiled), under the
 # last where it keeps the run-time phase (Debian's config does), whose
-# modes differ in one constant, the default phase (MNT_VISIBLE_DEFAULT),
+# modes differ in one constant, the default phase (MNT_VISIBLE_BUILT_MODE),
 # and which the main build compiles under every phase.  TAP on stdout.
 #
 # usage: distro-config.sh TREE WORKDIR MODE...

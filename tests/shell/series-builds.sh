@@ -9,7 +9,7 @@
 #    every phase while the phase is fixed at build time (before the patch
 #    that adds CONFIG_PROC_SYSFS_MOUNT_FLAGS_RUNTIME, IS_ENABLED() of the
 #    phase decides what is compiled); from it on, where a phase only
-#    chooses the run-time phase's default (MNT_VISIBLE_DEFAULT), under each
+#    chooses the run-time phase's default (MNT_VISIBLE_BUILT_MODE), under each
 #    phase the patch adds, else under the tightest it has.  The main build
 #    links the tip under every phase;
 #  - a selftest the patch touches compiles.
