@@ -49,7 +49,8 @@ struct run {
 /* The meson options that change what a run builds and how long it takes. */
 static const char *const options[] = {
 	"trees", "modes", "accel", "extended_trees", "debug_trees", "sequence_trees",
-	"system_trees", "system_phases", "seq_ops", "overrides", "lava_phases",
+	"tools_trees", "system_trees", "system_phases", "system_admin", "seq_ops",
+	"overrides", "lava_phases",
 };
 
 /* The suites the main job (tests/run-matrix) runs. */

@@ -74,8 +74,10 @@ static int run(const char *build_seconds)
 	"{\"name\": \"extended_trees\", \"value\": [\"6.1\"]}," \
 	"{\"name\": \"debug_trees\", \"value\": [\"none\"]}," \
 	"{\"name\": \"sequence_trees\", \"value\": [\"6.1\"]}," \
+	"{\"name\": \"tools_trees\", \"value\": [\"newest\"]}," \
 	"{\"name\": \"system_trees\", \"value\": [\"6.12\"]}," \
 	"{\"name\": \"system_phases\", \"value\": [\"legacy\", \"warn\"]}," \
+	"{\"name\": \"system_admin\", \"value\": false}," \
 	"{\"name\": \"seq_ops\", \"value\": 50000}," \
 	"{\"name\": \"overrides\", \"value\": \"next\"}," \
 	"{\"name\": \"lava_phases\", \"value\": \"last\"}]\n"
@@ -121,7 +123,8 @@ static void good(void)
 	   "the main job's time: 12.4 + 30.0 + 8.0, not the suite 'matrixx'");
 	tap(strstr(s, "`-Dtrees=6.1,6.12`") && strstr(s, "`-Dseq_ops=50000`") &&
 	    strstr(s, "`-Dsystem_phases=legacy,warn`") && strstr(s, "`-Doverrides=next`") &&
-	    strstr(s, "`-Dlava_phases=last`"),
+	    strstr(s, "`-Dlava_phases=last`") && strstr(s, "`-Dtools_trees=newest`") &&
+	    strstr(s, "`-Dsystem_admin=false`"),
 	   "the build's options as one passes them");
 	tap(strstr(s, "| the test command, `tests/run-tests` | 1354 s (22 min 34 s) |") != NULL,
 	   "the test command's time: build and tests");
