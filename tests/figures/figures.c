@@ -256,7 +256,7 @@ static void print_run(FILE *out, const struct run *r, const struct args *a)
 	print_minutes(out, "build (`meson compile`)", a->built);
 	print_minutes(out, "tests (`meson test`)", a->tested);
 	print_minutes(out, "the test command, `tests/run-tests`", a->built + a->tested);
-	print_minutes(out, "the main job's suites (matrix, userspace, system), summed", (long)r->main_job);
+	print_minutes(out, "this run's matrix, userspace and system suites (the main job's, which runs them on every tree), summed", (long)r->main_job);
 	fprintf(out, "| build directory afterwards | %.1f GiB |\n",
 		disk_bytes / (1024.0 * 1024 * 1024));
 	fprintf(out, "| results | %d passed, %d failed, %d skipped |\n\n",

@@ -119,7 +119,7 @@ static void good(void)
 	   !strstr(s, "not a figure"), "only the lines marked as figures");
 	tap(!strstr(s, "### host-unit") && !strstr(s, "### 6.1-other"),
 	   "no heading for a test without figures");
-	tap(strstr(s, "| the main job's suites (matrix, userspace, system), summed | 50 s") != NULL,
+	tap(strstr(s, "| this run's matrix, userspace and system suites (the main job's, which runs them on every tree), summed | 50 s") != NULL,
 	   "the main job's time: 12.4 + 30.0 + 8.0, not the suite 'matrixx'");
 	tap(strstr(s, "`-Dtrees=6.1,6.12`") && strstr(s, "`-Dseq_ops=50000`") &&
 	    strstr(s, "`-Dsystem_phases=legacy,warn`") && strstr(s, "`-Doverrides=next`") &&
