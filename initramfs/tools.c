@@ -75,7 +75,13 @@ static void prepare_libvirt(const struct tool *t);
  * the probe (its console is a pty no one reads, so the probe writes to a
  * file, and its exit status to another), then wait until the domain is
  * gone.  The output is virsh's, the probe's, and if the domain did not
- * start, the errors of the driver's log of it, without their times.
+ * start, the errors of the driver's log of it, without their times.  If
+ * it did not end well, also what libvirtd logged of the domain's life:
+ * a monitor connection to libvirt_lxc that closes while the container
+ * runs makes libvirtd stop the domain with SIGTERM to every process of
+ * its cgroup (lxc_process.c, virLXCProcessMonitorEOFNotify), which kills
+ * the probe and spares the container's init; a run once ended with 143
+ * and nothing else to go on.
  */
 #define LIBVIRT_DIR "/srv/libvirt"
 #define LIBVIRT_OUT LIBVIRT_DIR "/out"
@@ -86,12 +92,16 @@ static void prepare_libvirt(const struct tool *t);
 	"--pid-file " LIBVIRT_DIR "/libvirtd.pid >" LIBVIRT_DIR "/libvirtd.out 2>&1 & d=$!; " \
 	"until [ -S /run/libvirt/libvirt-sock ]; do kill -0 $d 2>/dev/null || " \
 	"{ cat " LIBVIRT_DIR "/libvirtd.out; exit 1; }; /usr/bin/sleep 0.1; done; " \
-	VIRSH " create " LIBVIRT_DIR "/psmf.xml 2>&1; s=$?; " \
+	VIRSH " create " LIBVIRT_DIR "/psmf.xml 2>&1; c=$?; s=$c; " \
 	"while " VIRSH " domid psmf >/dev/null 2>&1; do /usr/bin/sleep 0.1; done; " \
 	"cat " LIBVIRT_OUT "/probe.txt 2>&1; " \
 	"if [ $s = 0 ]; then s=$(cat " LIBVIRT_OUT "/status 2>&1) || s=125; else " \
 	"grep -o -e 'error : .*' -e 'Failure in libvirt_lxc startup.*' " \
-	"/var/log/libvirt/lxc/psmf.log; fi; kill $d; wait; exit $s", NULL }
+	"/var/log/libvirt/lxc/psmf.log; fi; " \
+	"[ \"$s\" = 0 ] || { echo \"virsh create: exit $c; the container's status: $s\"; " \
+	"grep -o -e 'No program found for event.*' -e 'EOF notify.*' -e 'Stopping VM.*' " \
+	"-e 'warning : .*' -e 'error : .*' " LIBVIRT_DIR "/libvirtd.log; }; " \
+	"kill $d; wait; exit $s", NULL }
 #define ROOTLESSKIT "/usr/bin/rootlesskit"
 #define PROC_FIX "add \"options\": [\"nosuid\", \"noexec\", \"nodev\"] to the /proc mount of config.json"
 
@@ -486,9 +496,12 @@ static void prepare_libvirt(const struct tool *t)
 	unlink(LIBVIRT_OUT "/status");
 	if (chown(LIBVIRT_OUT, SUBID_FIRST, SUBID_FIRST))
 		die("chown " LIBVIRT_OUT);
+	/* the domain's life as libvirtd sees it, for a run that ends badly */
 	write_file(LIBVIRT_DIR "/libvirtd.conf",
 		   "auth_unix_rw = \"none\"\nauth_unix_ro = \"none\"\n"
-		   "unix_sock_group = \"root\"\n", 0644);
+		   "unix_sock_group = \"root\"\n"
+		   "log_filters = \"1:lxc.lxc_process 1:lxc.lxc_monitor 1:rpc.netclient\"\n"
+		   "log_outputs = \"1:file:" LIBVIRT_DIR "/libvirtd.log\"\n", 0644);
 	snprintf(xml, sizeof(xml),
 		 "<domain type='lxc'>\n"
 		 "  <name>psmf</name>\n"
